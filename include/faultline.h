@@ -1,0 +1,161 @@
+/*
+ * faultline.h — the public API of libfaultline.
+ *
+ * faultline reads the logs of a distributed training run and tells why it failed. The library is
+ * a streaming engine with three objects:
+ *
+ *   struct fl_kb       the knowledge base, compiled once (one Vectorscan database for every
+ *                      pattern of every entry) and read-only afterwards; share it freely.
+ *   struct fl_scanner  one analysis: per-source streams, scratch space, events and facts.
+ *                      Feed it chunks of any size, from any number of sources, then finish it.
+ *   struct fl_report   the result: diagnoses, evidence, facts. Print it as text, JSON or Markdown.
+ *
+ *   fl_kb_new → fl_kb_add_embedded / fl_kb_add_dir → fl_kb_compile
+ *   fl_scanner_new(kb) → fl_scanner_open_source → fl_scanner_feed… → fl_scanner_close_source
+ *   fl_scanner_finish → struct fl_report → fl_report_write → fl_report_free
+ *
+ * Ownership: every fl_*_new / fl_*_finish result is owned by the caller and released with the
+ * matching fl_*_free. Pointers returned by getters (fl_kb_entry_at, fl_report_*) are borrowed and
+ * live as long as their owner. Strings passed in are copied; the library keeps no pointer to them.
+ *
+ * Errors: functions return enum fl_status; those that can fail for a reason the user must read
+ * fill a caller-provided struct fl_error (may be NULL). The library never exits or aborts, and
+ * holds no global mutable state: two scanners on two threads need nothing but their own objects.
+ */
+#ifndef FAULTLINE_H
+#define FAULTLINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FL_VERSION "0.1.0"
+
+enum fl_status {
+    FL_OK = 0,
+    FL_ERR_NOMEM,    /* an allocation failed */
+    FL_ERR_IO,       /* a file could not be opened or read */
+    FL_ERR_FORMAT,   /* input is not what it claims to be (bad gzip, truncated archive) */
+    FL_ERR_KB,       /* a knowledge-base entry is invalid */
+    FL_ERR_PATTERN,  /* a pattern does not compile */
+    FL_ERR_USAGE,    /* the caller broke the API contract (bad argument, wrong state) */
+    FL_ERR_LIMIT,    /* a hard bound was reached (sources, line length, entries) */
+    FL_ERR_NOTFOUND, /* no such entry, file or source */
+    FL_ERR_INTERNAL, /* a library (Vectorscan, PCRE2, jansson) failed unexpectedly */
+    FL_STATUS_COUNT
+};
+
+/* A static string naming the status; never NULL. */
+const char *fl_strerror(enum fl_status status);
+
+/* Where and why something failed. `file` is empty and `line` 0 when there is no location. */
+struct fl_error {
+    char file[512];
+    unsigned line;
+    unsigned col;
+    char msg[512];
+};
+
+/* ---------------------------------------------------------------- knowledge base */
+
+struct fl_kb;
+
+/* Metadata of one entry, borrowed from the KB. */
+struct fl_kb_entry_info {
+    const char *id;
+    const char *title;
+    const char *category;
+    const char *severity;
+    const char *role;      /* "primary" or "collateral" */
+    const char *path;      /* kb/<category>/<id>.md, or the file given with --kb */
+    const char *markdown;  /* the whole source text of the entry */
+};
+
+enum fl_status fl_kb_new(struct fl_kb **out);
+/* Adds the entries compiled into the library at build time. */
+enum fl_status fl_kb_add_embedded(struct fl_kb *kb, struct fl_error *err);
+/* Adds every *.md under dir (recursively, README.md excepted). An entry whose id is already
+ * present replaces it. Fails on the first invalid entry, with its location in err. */
+enum fl_status fl_kb_add_dir(struct fl_kb *kb, const char *dir, struct fl_error *err);
+/* Validates every entry and builds the pattern database. No entry may be added afterwards. */
+enum fl_status fl_kb_compile(struct fl_kb *kb, struct fl_error *err);
+void fl_kb_free(struct fl_kb *kb);
+
+size_t fl_kb_count(const struct fl_kb *kb);
+/* Entries are ordered by category then id. Returns FL_ERR_NOTFOUND past the end. */
+enum fl_status fl_kb_entry_at(const struct fl_kb *kb, size_t i, struct fl_kb_entry_info *out);
+/* Index of the entry with this id, or -1. */
+long fl_kb_find(const struct fl_kb *kb, const char *id);
+/* Writes every literal/regex pattern of the compiled KB, one per line, as an extended regular
+ * expression that `grep -E -f` and `rg -f` accept. */
+enum fl_status fl_kb_write_patterns(const struct fl_kb *kb, FILE *out);
+
+/* Lint: every problem of the entries under dir, reported through the callback with its location.
+ * Returns the number of errors; warnings are counted in *warnings. Loading continues past errors. */
+typedef void (*fl_lint_cb)(void *ctx, int is_error, const struct fl_error *e);
+unsigned fl_kb_lint_dir(const char *dir, const char *fixtures_dir, fl_lint_cb cb, void *ctx,
+                        unsigned *entries, unsigned *warnings);
+
+/* ---------------------------------------------------------------- scanning */
+
+struct fl_scanner;
+struct fl_report;
+
+struct fl_scan_options {
+    unsigned max_evidence;   /* evidence lines kept per diagnosis; 0 = default (8) */
+};
+
+enum fl_status fl_scanner_new(const struct fl_kb *kb, const struct fl_scan_options *opts,
+                              struct fl_scanner **out);
+void fl_scanner_free(struct fl_scanner *s);
+
+/* Opens a source (a file, an archive member, stdin). `name` is used for evidence and for rank
+ * and host hints in the path (rank_3.log, attempt_0/3/stderr.log, node-2/worker-5.log).
+ * Returns the source handle in *src. Sources may be fed interleaved. */
+enum fl_status fl_scanner_open_source(struct fl_scanner *s, const char *name, int *src);
+enum fl_status fl_scanner_feed(struct fl_scanner *s, int src, const void *buf, size_t len);
+enum fl_status fl_scanner_close_source(struct fl_scanner *s, int src);
+/* Records that a source could not be read completely; the report lists it. */
+void fl_scanner_note_error(struct fl_scanner *s, const char *name, const char *msg);
+
+/* Correlates everything fed so far into a report. Open sources are closed first. The scanner
+ * can be freed afterwards; the report does not borrow from it (it borrows from the KB). */
+enum fl_status fl_scanner_finish(struct fl_scanner *s, struct fl_report **out);
+
+/* Reads PATH (file, folder, .gz, .zst, tar archive, or "-" for stdin) and feeds every source in
+ * it. Unreadable parts are reported to the scanner (fl_scanner_note_error) and to err, and the
+ * rest is still read: the return is FL_OK when at least one source was read. */
+enum fl_status fl_scan_path(struct fl_scanner *s, const char *path, struct fl_error *err);
+
+/* ---------------------------------------------------------------- reports */
+
+enum fl_format { FL_FORMAT_TEXT, FL_FORMAT_JSON, FL_FORMAT_MARKDOWN };
+
+struct fl_report_options {
+    enum fl_format format;
+    int color;    /* text only: ANSI colours */
+    int explain;  /* text only: signals, scores and why the winner won */
+};
+
+size_t fl_report_diagnosis_count(const struct fl_report *r);
+/* Id of the i-th diagnosis (best first), or NULL past the end. */
+const char *fl_report_diagnosis_id(const struct fl_report *r, size_t i);
+/* Initiating rank of the i-th diagnosis, or -1 when unknown. */
+long fl_report_diagnosis_rank(const struct fl_report *r, size_t i);
+/* Initiating host of the i-th diagnosis, or NULL. */
+const char *fl_report_diagnosis_host(const struct fl_report *r, size_t i);
+/* Number of sources that could not be read completely. */
+size_t fl_report_error_count(const struct fl_report *r);
+
+enum fl_status fl_report_write(const struct fl_report *r, const struct fl_report_options *opts,
+                               FILE *out);
+void fl_report_free(struct fl_report *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,142 @@
+/*
+ * cmd_diagnose.c — `faultline diagnose`: read every PATH into one scanner, print one report.
+ *
+ * Exit status: 0 when no known failure was found, 1 when there is at least one diagnosis, 2 for
+ * usage errors or when no input could be read at all (message on stderr, no report). A source
+ * that could only be read in part (a truncated archive) is named on stderr and in the report;
+ * the others are still analysed.
+ */
+#include "app.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_KB_DIRS 16
+
+static void help(FILE *out)
+{
+    fputs("usage: faultline diagnose [options] PATH...\n"
+          "\n"
+          "PATH is a file, a folder (read recursively, in sorted order), a .gz or .zst file, a tar\n"
+          "archive (.tar, .tar.gz, .tgz, .tar.zst, ...), or - for standard input.\n"
+          "\n"
+          "options:\n"
+          "  --format FMT   text (default), json or markdown\n"
+          "  --kb DIR       add the knowledge-base entries under DIR (same id: DIR wins); repeatable\n"
+          "  --explain      text format: which signals matched and why the first diagnosis won\n"
+          "  --evidence N   evidence lines per diagnosis (default 8)\n"
+          "  --color WHEN   auto (default), always or never\n"
+          "  -h, --help     this help\n",
+          out);
+}
+
+int cmd_diagnose(int argc, char **argv)
+{
+    struct fl_report_options ro = {.format = FL_FORMAT_TEXT};
+    struct fl_scan_options so = {0};
+    const char *kb_dirs[MAX_KB_DIRS];
+    int nkb = 0, color = -1;
+    const char **paths = calloc((size_t)argc, sizeof *paths);
+    int npaths = 0;
+    if (paths == NULL)
+        return 2;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            help(stdout);
+            free(paths);
+            return 0;
+        } else if (strcmp(a, "--format") == 0 && val) {
+            if (strcmp(val, "json") == 0)
+                ro.format = FL_FORMAT_JSON;
+            else if (strcmp(val, "markdown") == 0 || strcmp(val, "md") == 0)
+                ro.format = FL_FORMAT_MARKDOWN;
+            else if (strcmp(val, "text") == 0)
+                ro.format = FL_FORMAT_TEXT;
+            else {
+                fprintf(stderr, "faultline: unknown format '%s' (text, json, markdown)\n", val);
+                free(paths);
+                return 2;
+            }
+            i++;
+        } else if (strcmp(a, "--kb") == 0 && val) {
+            if (nkb == MAX_KB_DIRS) {
+                fprintf(stderr, "faultline: at most %d --kb folders\n", MAX_KB_DIRS);
+                free(paths);
+                return 2;
+            }
+            kb_dirs[nkb++] = val;
+            i++;
+        } else if (strcmp(a, "--explain") == 0) {
+            ro.explain = 1;
+        } else if (strcmp(a, "--evidence") == 0 && val) {
+            so.max_evidence = (unsigned)strtoul(val, NULL, 10);
+            if (so.max_evidence == 0 || so.max_evidence > 32) {
+                fprintf(stderr, "faultline: --evidence takes 1 to 32\n");
+                free(paths);
+                return 2;
+            }
+            i++;
+        } else if (strcmp(a, "--color") == 0 && val) {
+            color = strcmp(val, "always") == 0 ? 1 : strcmp(val, "never") == 0 ? 0 : -1;
+            i++;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "faultline: unknown or incomplete option '%s'\n", a);
+            help(stderr);
+            free(paths);
+            return 2;
+        } else {
+            paths[npaths++] = a;
+        }
+    }
+    if (npaths == 0) {
+        fprintf(stderr, "faultline: diagnose needs at least one PATH (or - for stdin)\n");
+        help(stderr);
+        free(paths);
+        return 2;
+    }
+    ro.color = color >= 0 ? color : (isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL);
+    int rc = 2;
+    struct fl_kb *kb = app_load_kb(kb_dirs, nkb);
+    struct fl_scanner *s = NULL;
+    struct fl_report *r = NULL;
+    if (kb == NULL)
+        goto out;
+    if (fl_scanner_new(kb, &so, &s) != FL_OK) {
+        fprintf(stderr, "faultline: cannot create a scanner\n");
+        goto out;
+    }
+    int readable = 0;
+    for (int i = 0; i < npaths; i++) {
+        struct fl_error err = {0};
+        enum fl_status st = fl_scan_path(s, paths[i], &err);
+        if (err.msg[0])
+            fprintf(stderr, "faultline: %s: %s\n", err.file[0] ? err.file : paths[i], err.msg);
+        else if (st != FL_OK)
+            fprintf(stderr, "faultline: %s: %s\n", paths[i], fl_strerror(st));
+        if (st == FL_ERR_NOMEM)
+            goto out;
+        /* FL_ERR_FORMAT: a truncated stream whose readable part was analysed */
+        readable += st == FL_OK || st == FL_ERR_FORMAT;
+    }
+    if (readable == 0)
+        goto out;
+    if (fl_scanner_finish(s, &r) != FL_OK) {
+        fprintf(stderr, "faultline: analysis failed\n");
+        goto out;
+    }
+    if (fl_report_write(r, &ro, stdout) != FL_OK) {
+        fprintf(stderr, "faultline: cannot write the report\n");
+        goto out;
+    }
+    rc = fl_report_diagnosis_count(r) > 0 ? 1 : 0;
+out:
+    fl_report_free(r);
+    fl_scanner_free(s);
+    fl_kb_free(kb);
+    free(paths);
+    return rc;
+}

@@ -1,0 +1,54 @@
+/*
+ * main.c — the faultline program: a thin user of libfaultline. It parses the command line,
+ * calls the library and picks the exit code; it never reaches into the library's internals
+ * (its build sees only include/).
+ */
+#include "app.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+    fputs("usage: faultline <command> [options]\n"
+          "\n"
+          "Tells why a distributed training run failed, from its logs.\n"
+          "\n"
+          "commands:\n"
+          "  diagnose [--format text|json|markdown] [--kb DIR] [--explain] PATH...\n"
+          "                      diagnose logs: files, folders, .gz/.zst/.tar* archives, - for stdin\n"
+          "  kb list             one line per knowledge-base entry: id, category, title\n"
+          "  kb show ID          an entry, for a terminal\n"
+          "  kb search WORDS     entries ranked by title, tags, symptoms and signal text\n"
+          "  kb lint [DIR]       check entries (default: kb) and their fixtures\n"
+          "  kb patterns         every pattern, one per line, for grep -E -f / rg -f\n"
+          "  version             print the version\n"
+          "\n"
+          "Run 'faultline <command> --help' for a command's options.\n"
+          "Exit status of diagnose: 0 no known failure, 1 at least one diagnosis, 2 usage or input error.\n",
+          out);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "diagnose") == 0)
+        return cmd_diagnose(argc - 1, argv + 1);
+    if (strcmp(cmd, "kb") == 0)
+        return cmd_kb(argc - 1, argv + 1);
+    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+        printf("faultline %s\n", FL_VERSION);
+        return 0;
+    }
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "faultline: unknown command '%s'\n\n", cmd);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,454 @@
+/*
+ * extract.c — tracebacks, C++ exceptions, facts, progress and sequence numbers.
+ *
+ * A Python traceback is a small grammar: a header, pairs of frame and code lines (Python 3.11+
+ * adds caret lines), and one exception line. We read it with a state machine per open traceback,
+ * keyed by source and rank because several ranks' tracebacks interleave in one combined log.
+ * Only the innermost frame and the exception are kept: they are what a person reads first, and
+ * keeping more would let a deep recursion grow memory.
+ */
+#include "extract.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OPEN_MAX 64
+#define PROGRESS_MAX 65536
+#define SEQNUMS_MAX 65536
+
+static const struct builtin_pattern builtins[] = {
+    {BUILTIN_TRACEBACK, "Traceback \\(most recent call last\\):", 0, NULL},
+    {BUILTIN_TERMINATE, "terminate called after throwing an instance of", 0,
+     "instance of '(?<type>[^']+)'"},
+    {BUILTIN_MEGATRON_ARG, "[a-z0-9_] \\.{4,} [^ \\n]", 0,
+     "^\\s*(?<key>[a-z_][a-z0-9_]*) \\.{4,} (?<value>.*)$"},
+    {BUILTIN_CMDLINE, "(?:torchrun|python[0-9.]*|deepspeed|accelerate launch|srun|mpirun)[ \\t][^\\n]*--[a-z]",
+     0, "--(?<key>[a-z][a-z0-9_-]*)(?:[ =](?<value>[^\\s-][^\\s]*))?"},
+    {BUILTIN_ENV, "(?:NCCL|CUDA|TORCH|PYTORCH|GLOO)_[A-Z0-9_]+=|MASTER_ADDR=|MASTER_PORT=|WORLD_SIZE=",
+     0,
+     "\\b(?<key>(?:NCCL|CUDA|TORCH|PYTORCH|GLOO)_[A-Z0-9_]+|MASTER_ADDR|MASTER_PORT|WORLD_SIZE)=(?<value>\"[^\"]*\"|'[^']*'|[^\\s,;]*)"},
+    {BUILTIN_NCCL_ENV, "NCCL INFO NCCL_[A-Z0-9_]+ set by environment to", 0,
+     "NCCL INFO (?<key>NCCL_[A-Z0-9_]+) set by environment to (?<value>\\S+)"},
+    {BUILTIN_VERSION, "NCCL INFO NCCL version [0-9]", 0,
+     "NCCL version (?<nccl_version>[0-9][0-9.]*)"},
+    {BUILTIN_VERSION, "PyTorch version: [0-9]", 0, "PyTorch version: (?<torch_version>[0-9]\\S*)"},
+    {BUILTIN_VERSION, "CUDA used to build PyTorch: [0-9]", 0,
+     "CUDA used to build PyTorch: (?<cuda_version>[0-9][0-9.]*)"},
+    {BUILTIN_VERSION, "Driver Version: [0-9]", 0, "Driver Version: (?<driver_version>[0-9][0-9.]*)"},
+    {BUILTIN_VERSION, "Nvidia driver version: [0-9]", 0,
+     "Nvidia driver version: (?<driver_version>[0-9][0-9.]*)"},
+    {BUILTIN_VERSION, "GPU 0: NVIDIA ", 0, "GPU 0: (?<gpu_name>NVIDIA [^(\\n]*[^ (\\n])"},
+    {BUILTIN_PROGRESS,
+     "iteration +[0-9]+/ *[0-9]+ \\||\\{'loss': [0-9-]|step=[0-9]+, skipped=[0-9]+|Epoch [0-9]+: +[0-9]+%\\|",
+     0, NULL},
+    {BUILTIN_WATCHDOG_SEQ, "WorkNCCL\\(SeqNum=[0-9]+, OpType=", 0,
+     "WorkNCCL\\(SeqNum=(?<seq>[0-9]+), OpType=(?<op>[A-Za-z_]+)"},
+    {BUILTIN_WATCHDOG_SEQ, "last enqueued NCCL work: [0-9]+", 0,
+     "last enqueued NCCL work: (?<seq>[0-9]+)"},
+};
+
+const struct builtin_pattern *extract_builtin_patterns(size_t *n)
+{
+    *n = sizeof builtins / sizeof builtins[0];
+    return builtins;
+}
+
+enum tb_phase { TB_FRAMES, TB_CODE, TB_CPP_WHAT };
+
+struct tb_state {
+    int src;
+    long rank;
+    enum tb_phase phase;
+    unsigned lines;
+    char *frame;
+    char *cpp_type;       /* C++: the type from "instance of 'X'" */
+    struct line_meta meta; /* of the header */
+};
+
+enum fl_status extractor_init(struct extractor *x)
+{
+    memset(x, 0, sizeof *x);
+    facts_init(&x->facts);
+    x->md = pcre2_match_data_create(32, NULL);
+    return x->md ? FL_OK : FL_ERR_NOMEM;
+}
+
+static void exception_free(struct exception_event *e)
+{
+    free(e->type);
+    free(e->message);
+    free(e->frame);
+}
+
+void extractor_free(struct extractor *x)
+{
+    facts_free(&x->facts);
+    for (size_t i = 0; i < x->nexceptions; i++)
+        exception_free(&x->exceptions[i]);
+    free(x->exceptions);
+    free(x->progress);
+    free(x->seqnums);
+    for (size_t i = 0; i < x->nopen; i++) {
+        free(x->open[i].frame);
+        free(x->open[i].cpp_type);
+    }
+    free(x->open);
+    pcre2_match_data_free(x->md);
+    memset(x, 0, sizeof *x);
+}
+
+static char *clip(const char *s, size_t n)
+{
+    return xstrndup(s, n < TEXT_MAX ? n : TEXT_MAX);
+}
+
+/* Runs pattern's PCRE2 on the message; returns the number of pairs or <= 0. */
+static int run_pcre(struct extractor *x, const struct fl_kb *kb, int pattern, const char *s,
+                    size_t n, size_t start)
+{
+    pcre2_code *re = kb->pcre[pattern];
+    if (re == NULL)
+        return -1;
+    return pcre2_match(re, (PCRE2_SPTR)s, n, start, 0, x->md, NULL);
+}
+
+static const char *group(struct extractor *x, const struct fl_kb *kb, int pattern, const char *s,
+                         const char *name, size_t *len)
+{
+    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(x->md);
+    int num = pcre2_substring_number_from_name(kb->pcre[pattern], (PCRE2_SPTR)name);
+    if (num < 0 || ov[2 * num] == PCRE2_UNSET)
+        return NULL;
+    *len = ov[2 * num + 1] - ov[2 * num];
+    return s + ov[2 * num];
+}
+
+/* Every named group that matched becomes a fact named after the group. */
+static enum fl_status captures_to_facts(struct extractor *x, pcre2_code *re, const char *s)
+{
+    uint32_t count, entry_size;
+    PCRE2_SPTR table;
+    pcre2_pattern_info(re, PCRE2_INFO_NAMECOUNT, &count);
+    pcre2_pattern_info(re, PCRE2_INFO_NAMEENTRYSIZE, &entry_size);
+    pcre2_pattern_info(re, PCRE2_INFO_NAMETABLE, &table);
+    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(x->md);
+    for (uint32_t i = 0; i < count; i++, table += entry_size) {
+        int num = (table[0] << 8) | table[1];
+        if (ov[2 * num] == PCRE2_UNSET)
+            continue;
+        const char *name = (const char *)table + 2;
+        enum fl_status st = facts_add(&x->facts, name, strlen(name), s + ov[2 * num],
+                                      ov[2 * num + 1] - ov[2 * num], false);
+        if (st != FL_OK)
+            return st;
+    }
+    return FL_OK;
+}
+
+enum fl_status extract_captures(struct extractor *x, const struct fl_kb *kb, int pattern,
+                                const struct line_view *lv)
+{
+    if (kb->pcre[pattern] == NULL || run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) <= 0)
+        return FL_OK;
+    return captures_to_facts(x, kb->pcre[pattern], lv->msg);
+}
+
+/* Pairs of key/value groups, for every occurrence on the line (flags, environment). */
+static enum fl_status key_values(struct extractor *x, const struct fl_kb *kb, int pattern,
+                                 const struct line_view *lv, bool keep_case, bool flag)
+{
+    size_t start = 0;
+    for (int guard = 0; guard < 256 && start < lv->msg_len; guard++) {
+        if (run_pcre(x, kb, pattern, lv->msg, lv->msg_len, start) <= 0)
+            break;
+        size_t kl = 0, vl = 0;
+        const char *k = group(x, kb, pattern, lv->msg, "key", &kl);
+        const char *v = group(x, kb, pattern, lv->msg, "value", &vl);
+        if (k && (v || flag)) {
+            if (v && vl >= 2 && (v[0] == '"' || v[0] == '\'') && v[vl - 1] == v[0]) {
+                v++;
+                vl -= 2;
+            }
+            enum fl_status st = facts_add(&x->facts, k, kl, v ? v : "true", v ? vl : 4, keep_case);
+            if (st != FL_OK)
+                return st;
+        }
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(x->md);
+        start = ov[1] > start ? ov[1] : start + 1;
+    }
+    return FL_OK;
+}
+
+static void note_progress(struct extractor *x, const struct line_view *lv)
+{
+    for (size_t i = 0; i < x->nprogress; i++) {
+        struct progress *p = &x->progress[i];
+        if (p->src == lv->src && p->rank == lv->meta.rank) {
+            p->line_no = lv->line_no;
+            p->ts_ms = lv->meta.ts_ms;
+            return;
+        }
+    }
+    if (GROW(x->progress, x->progress_cap, x->nprogress, PROGRESS_MAX) == FL_OK)
+        x->progress[x->nprogress++] =
+            (struct progress){lv->meta.rank, lv->src, lv->line_no, lv->meta.ts_ms};
+}
+
+static void note_seqnum(struct extractor *x, const struct fl_kb *kb, int pattern,
+                        const struct line_view *lv)
+{
+    if (run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) <= 0)
+        return;
+    size_t sl = 0, ol = 0;
+    const char *s = group(x, kb, pattern, lv->msg, "seq", &sl);
+    const char *op = group(x, kb, pattern, lv->msg, "op", &ol);
+    if (s == NULL)
+        return;
+    long seq = strtol(s, NULL, 10);
+    struct seqnum *slot = NULL;
+    for (size_t i = 0; i < x->nseqnums && !slot; i++)
+        if (x->seqnums[i].rank == lv->meta.rank && x->seqnums[i].src == lv->src)
+            slot = &x->seqnums[i];
+    if (slot == NULL) {
+        if (GROW(x->seqnums, x->seqnums_cap, x->nseqnums, SEQNUMS_MAX) != FL_OK)
+            return;
+        slot = &x->seqnums[x->nseqnums++];
+        memset(slot, 0, sizeof *slot);
+        slot->rank = lv->meta.rank;
+        slot->src = lv->src;
+        slot->seq = -1;
+    }
+    if (seq > slot->seq) {
+        slot->seq = seq;
+        slot->line_no = lv->line_no;
+        if (op) {
+            size_t n = ol < sizeof slot->op - 1 ? ol : sizeof slot->op - 1;
+            memcpy(slot->op, op, n);
+            slot->op[n] = '\0';
+        }
+    }
+}
+
+static struct tb_state *open_tb(struct extractor *x, const struct line_view *lv)
+{
+    /* a new header for the same source and rank replaces the open one (a chained exception) */
+    for (size_t i = 0; i < x->nopen; i++)
+        if (x->open[i].src == lv->src && x->open[i].rank == lv->meta.rank) {
+            free(x->open[i].frame);
+            free(x->open[i].cpp_type);
+            x->open[i] = (struct tb_state){.src = lv->src, .rank = lv->meta.rank, .meta = lv->meta};
+            return &x->open[i];
+        }
+    if (GROW(x->open, x->open_cap, x->nopen, OPEN_MAX) != FL_OK)
+        return NULL;
+    struct tb_state *t = &x->open[x->nopen++];
+    *t = (struct tb_state){.src = lv->src, .rank = lv->meta.rank, .meta = lv->meta};
+    return t;
+}
+
+static void close_tb(struct extractor *x, struct tb_state *t)
+{
+    free(t->frame);
+    free(t->cpp_type);
+    *t = x->open[--x->nopen];
+}
+
+static void add_exception(struct extractor *x, struct tb_state *t, const struct line_view *lv,
+                          const char *type, size_t tl, const char *msg, size_t ml)
+{
+    x->exceptions_total++;
+    if (x->nexceptions >= EXCEPTIONS_MAX ||
+        GROW(x->exceptions, x->exceptions_cap, x->nexceptions, EXCEPTIONS_MAX) != FL_OK)
+        return;
+    struct exception_event *e = &x->exceptions[x->nexceptions];
+    memset(e, 0, sizeof *e);
+    e->type = clip(type, tl);
+    e->message = clip(msg, ml);
+    e->frame = t->frame ? xstrdup(t->frame) : NULL;
+    e->src = lv->src;
+    e->line_no = lv->line_no;
+    e->rank = lv->meta.rank;
+    memcpy(e->host, lv->meta.host, HOST_MAX);
+    /* the exception line rarely has a time of its own; the traceback header may */
+    e->ts_ms = lv->meta.ts_ms != TS_UNKNOWN ? lv->meta.ts_ms : t->meta.ts_ms;
+    e->seq = x->seq++;
+    if (e->type == NULL || e->message == NULL) {
+        exception_free(e);
+        return;
+    }
+    x->nexceptions++;
+}
+
+enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int pattern,
+                                const struct line_view *lv)
+{
+    const struct pattern *p = &kb->patterns[pattern];
+    switch (p->builtin) {
+    case BUILTIN_TRACEBACK:
+        open_tb(x, lv);
+        return FL_OK;
+    case BUILTIN_TERMINATE: {
+        struct tb_state *t = open_tb(x, lv);
+        if (t == NULL)
+            return FL_OK;
+        t->phase = TB_CPP_WHAT;
+        size_t tl = 0;
+        const char *type = NULL;
+        if (run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) > 0)
+            type = group(x, kb, pattern, lv->msg, "type", &tl);
+        t->cpp_type = type ? clip(type, tl) : xstrdup("C++ exception");
+        return FL_OK;
+    }
+    case BUILTIN_MEGATRON_ARG:
+        if (run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) > 0) {
+            size_t kl, vl;
+            const char *k = group(x, kb, pattern, lv->msg, "key", &kl);
+            const char *v = group(x, kb, pattern, lv->msg, "value", &vl);
+            if (k && v)
+                return facts_add(&x->facts, k, kl, v, vl, false);
+        }
+        return FL_OK;
+    case BUILTIN_CMDLINE:
+        return key_values(x, kb, pattern, lv, false, true);
+    case BUILTIN_ENV:
+    case BUILTIN_NCCL_ENV:
+        return key_values(x, kb, pattern, lv, true, false);
+    case BUILTIN_VERSION:
+        if (run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) > 0)
+            return captures_to_facts(x, kb->pcre[pattern], lv->msg);
+        return FL_OK;
+    case BUILTIN_PROGRESS:
+        note_progress(x, lv);
+        return FL_OK;
+    case BUILTIN_WATCHDOG_SEQ:
+        note_seqnum(x, kb, pattern, lv);
+        return FL_OK;
+    default:
+        return FL_OK;
+    }
+}
+
+bool extract_following(const struct extractor *x, int src)
+{
+    for (size_t i = 0; i < x->nopen; i++)
+        if (x->open[i].src == src)
+            return true;
+    return false;
+}
+
+static bool caret_line(const char *s, size_t n)
+{
+    bool any = false;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '^' || s[i] == '~')
+            any = true;
+        else if (s[i] != ' ')
+            return false;
+    }
+    return any;
+}
+
+/* `File "x.py", line 12, in f` → "x.py:12 in f" */
+static char *frame_text(const char *s, size_t n)
+{
+    const char *q = memchr(s + 6, '"', n - 6);
+    if (q == NULL)
+        return clip(s, n);
+    struct buf b;
+    buf_init(&b, TEXT_MAX);
+    buf_append(&b, s + 6, (size_t)(q - s - 6));
+    const char *ln = memmem(q, n - (size_t)(q - s), ", line ", 7);
+    if (ln) {
+        buf_putc(&b, ':');
+        const char *d = ln + 7;
+        while (d < s + n && isdigit((unsigned char)*d))
+            buf_putc(&b, *d++);
+        if (d + 5 <= s + n && strncmp(d, ", in ", 5) == 0) {
+            buf_append(&b, " in ", 4);
+            buf_append(&b, d + 5, (size_t)(s + n - d - 5));
+        }
+    }
+    return buf_steal(&b);
+}
+
+enum fl_status extract_on_line(struct extractor *x, const struct line_view *lv)
+{
+    struct tb_state *t = NULL;
+    size_t in_src = 0;
+    for (size_t i = 0; i < x->nopen; i++) {
+        if (x->open[i].src != lv->src)
+            continue;
+        in_src++;
+        if (x->open[i].rank == lv->meta.rank)
+            t = &x->open[i];
+    }
+    if (t == NULL) {
+        /* an unprefixed line cannot be attributed when several ranks are open */
+        for (size_t i = 0; i < x->nopen && in_src == 1 && lv->meta.rank < 0; i++)
+            if (x->open[i].src == lv->src)
+                t = &x->open[i];
+        if (t == NULL)
+            return FL_OK;
+    }
+    if (++t->lines > TRACEBACK_MAX_LINES) {
+        close_tb(x, t);
+        return FL_OK;
+    }
+    const char *s = lv->msg;
+    size_t n = lv->msg_len;
+    size_t lead = 0;
+    while (lead < n && (s[lead] == ' ' || s[lead] == '\t'))
+        lead++;
+    if (lead == n)
+        return FL_OK;
+    if (t->phase == TB_CPP_WHAT) {
+        if (n - lead > 6 && strncmp(s + lead, "what():", 7) == 0) {
+            size_t m = lead + 7;
+            while (m < n && s[m] == ' ')
+                m++;
+            add_exception(x, t, lv, t->cpp_type, strlen(t->cpp_type), s + m, n - m);
+            close_tb(x, t);
+        } else if (t->lines > 3) {
+            close_tb(x, t);
+        }
+        return FL_OK;
+    }
+    if (n - lead >= 6 && strncmp(s + lead, "File \"", 6) == 0) {
+        free(t->frame);
+        t->frame = frame_text(s + lead, n - lead);
+        t->phase = TB_CODE;
+        return FL_OK;
+    }
+    if (t->phase == TB_CODE) {
+        t->phase = TB_FRAMES; /* the source line of the frame above */
+        return FL_OK;
+    }
+    if (caret_line(s, n) || strncmp(s + lead, "Traceback (most recent", 22) == 0 ||
+        (lead > 0 && t->frame == NULL) || strncmp(s + lead, "[Previous line repeated", 23) == 0)
+        return FL_OK;
+    if (lead > 0 && n - lead > 0 && t->frame != NULL && s[lead] != '.' &&
+        !(isalpha((unsigned char)s[lead]) && memchr(s + lead, ':', n - lead)))
+        return FL_OK; /* more code lines (3.13 prints several) */
+    /* the exception line: Type: message */
+    size_t i = lead;
+    while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.'))
+        i++;
+    if (i < n && s[i] == ':') {
+        size_t m = i + 1;
+        while (m < n && s[m] == ' ')
+            m++;
+        add_exception(x, t, lv, s + lead, i - lead, s + m, n - m);
+    } else {
+        add_exception(x, t, lv, s + lead, n - lead, "", 0);
+    }
+    close_tb(x, t);
+    return FL_OK;
+}
+
+void extract_close_source(struct extractor *x, int src)
+{
+    for (size_t i = x->nopen; i-- > 0;)
+        if (x->open[i].src == src)
+            close_tb(x, &x->open[i]);
+}

@@ -1,0 +1,103 @@
+/*
+ * extract.h — structure out of matched lines (internal): Python tracebacks and C++ exceptions
+ * as one event each, facts, training progress, NCCL watchdog sequence numbers.
+ *
+ * The extractors own built-in patterns that join the KB's in the one Vectorscan database; when
+ * one fires, its handler runs on that line only. A traceback needs the lines that follow its
+ * header: the source then enters "follow" mode and the scanner hands it each next line until the
+ * exception line closes it (bounded: at most TRACEBACK_MAX_LINES lines).
+ *
+ * Ownership: struct extractor owns everything it collects; the scanner owns the extractor.
+ */
+#ifndef FL_EXTRACT_H
+#define FL_EXTRACT_H
+
+#include "facts.h"
+#include "kb.h"
+#include "prefix.h"
+
+#define TRACEBACK_MAX_LINES 400
+#define EXCEPTIONS_MAX 256
+#define TEXT_MAX 1024
+
+struct builtin_pattern {
+    enum builtin kind;
+    const char *hs_expr;
+    unsigned hs_flags;
+    const char *pcre_expr; /* named captures become facts; NULL: none */
+};
+
+const struct builtin_pattern *extract_builtin_patterns(size_t *n);
+
+/* One line as handed to the extractors and the correlator. */
+struct line_view {
+    int src;
+    uint64_t line_no;        /* 1-based */
+    const char *text;        /* cleaned line */
+    size_t len;
+    const char *msg;         /* text after the prefixes */
+    size_t msg_len;
+    struct line_meta meta;
+};
+
+/* A Python exception (with its innermost frame) or a C++ terminate/what(). */
+struct exception_event {
+    char *type;
+    char *message;
+    char *frame;             /* innermost frame "file:line in func", or NULL */
+    int src;
+    uint64_t line_no;        /* of the exception line */
+    long rank;
+    char host[HOST_MAX];
+    int64_t ts_ms;
+    uint64_t seq;            /* global order of arrival */
+};
+
+struct progress {
+    long rank;
+    int src;
+    uint64_t line_no;
+    int64_t ts_ms;
+};
+
+struct seqnum {
+    long rank;
+    long seq;
+    char op[32];
+    int src;
+    uint64_t line_no;
+};
+
+struct tb_state;
+
+struct extractor {
+    struct facts facts;
+    struct exception_event *exceptions;
+    size_t nexceptions, exceptions_cap;
+    unsigned long exceptions_total;
+    struct progress *progress;  /* the last progress line of each (source, rank) */
+    size_t nprogress, progress_cap;
+    struct seqnum *seqnums;     /* the highest watchdog SeqNum reported by each rank */
+    size_t nseqnums, seqnums_cap;
+    struct tb_state *open;      /* open tracebacks, at most a few per source */
+    size_t nopen, open_cap;
+    uint64_t seq;
+    pcre2_match_data *md;
+};
+
+enum fl_status extractor_init(struct extractor *x);
+void extractor_free(struct extractor *x);
+
+/* A built-in pattern matched this line. */
+enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int pattern,
+                                const struct line_view *lv);
+/* Named captures of a KB regex signal that matched this line become facts. */
+enum fl_status extract_captures(struct extractor *x, const struct fl_kb *kb, int pattern,
+                                const struct line_view *lv);
+/* True while src has an open traceback and wants every next line. */
+bool extract_following(const struct extractor *x, int src);
+enum fl_status extract_on_line(struct extractor *x, const struct line_view *lv);
+/* Closes what is open in src (end of input). */
+void extract_close_source(struct extractor *x, int src);
+
+#endif

@@ -1,0 +1,97 @@
+/*
+ * framer.c — newline counting and line cleaning. See framer.h for why the scan itself never
+ * splits lines.
+ */
+#include "framer.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+uint64_t framer_count_newlines(const char *p, size_t n)
+{
+    /* memchr is vectorised by libc; a loop of memchr calls costs one call per line, still far
+     * below the scan itself, and needs no platform-specific code. */
+    uint64_t count = 0;
+    const char *end = p + n;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (nl == NULL)
+            break;
+        count++;
+        p = nl + 1;
+    }
+    return count;
+}
+
+/* Length of a valid UTF-8 sequence at p, or 0. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+    if (p[0] < 0x80)
+        return 1;
+    size_t len = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 && p[0] < 0xe0 ? 2 : 0;
+    if (len == 0 || len > n || (p[0] >= 0xf8))
+        return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    if (len == 3 && ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0)))
+        return 0;
+    if (len == 4 && ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90)))
+        return 0;
+    return len;
+}
+
+void framer_clean(const char *line, size_t len, size_t focus, struct buf *out)
+{
+    buf_reset(out);
+    size_t start = 0, end = len;
+    if (end && line[end - 1] == '\r')
+        end--;
+    /* the carriage-return segment: tqdm redraws a bar with '\r', only the last state is real */
+    const char *cr = memchr(line, '\r', end);
+    if (cr) {
+        size_t seg_start = 0;
+        for (size_t i = 0; i <= end; i++) {
+            if (i == end || line[i] == '\r') {
+                bool holds = focus < len ? (focus >= seg_start && focus < i)
+                                         : i > seg_start;
+                if (holds) {
+                    start = seg_start;
+                    end = i;
+                    if (focus < len)
+                        break;
+                }
+                seg_start = i + 1;
+            }
+        }
+    }
+    const unsigned char *p = (const unsigned char *)line + start;
+    size_t n = end - start;
+    for (size_t i = 0; i < n;) {
+        if (p[i] == 0x1b) {
+            /* CSI: ESC [ parameters final-byte; other escapes: ESC and one byte */
+            size_t j = i + 1;
+            if (j < n && p[j] == '[') {
+                j++;
+                while (j < n && (p[j] < 0x40 || p[j] > 0x7e))
+                    j++;
+            }
+            i = j < n ? j + 1 : n;
+            continue;
+        }
+        if (p[i] < 0x20 && p[i] != '\t') {
+            buf_putc(out, '?');
+            i++;
+            continue;
+        }
+        size_t l = utf8_len(p + i, n - i);
+        if (l == 0) {
+            buf_putc(out, '?');
+            i++;
+            continue;
+        }
+        if (buf_append(out, p + i, l) != 0)
+            return;
+        i += l;
+    }
+}

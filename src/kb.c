@@ -1,0 +1,238 @@
+/*
+ * kb.c — the knowledge base's lifecycle: new, add entries, compile, query, free.
+ *
+ * Entries come from the build (fl_kb_add_embedded) or from folders (fl_kb_add_dir); an entry with
+ * an id already present replaces it, so `--kb DIR` can override a shipped entry. fl_kb_compile
+ * sorts entries by category and id (a stable order for pattern ids, lists and reports), flattens
+ * the patterns, and either loads the database serialised at build time — when the pattern list
+ * is exactly the one it was built from, which the hash proves — or compiles a new one.
+ */
+#include "kb.h"
+#include "status.h"
+#include "walk.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define KB_MAX_FILE (1u << 20)
+
+enum fl_status fl_kb_new(struct fl_kb **out)
+{
+    *out = calloc(1, sizeof **out);
+    return *out ? FL_OK : FL_ERR_NOMEM;
+}
+
+void fl_kb_free(struct fl_kb *kb)
+{
+    if (kb == NULL)
+        return;
+    for (size_t i = 0; i < kb->nentries; i++)
+        kb_entry_free(&kb->entries[i]);
+    free(kb->entries);
+    for (size_t i = 0; i < kb->npatterns; i++) {
+        free(kb->patterns[i].hs_expr);
+        free(kb->patterns[i].pcre_expr);
+        if (kb->pcre)
+            pcre2_code_free(kb->pcre[i]);
+    }
+    free(kb->patterns);
+    free(kb->pcre);
+    hs_free_database(kb->db);
+    free(kb);
+}
+
+enum fl_status kb_read_file(const char *path, char **text, size_t *len, struct fl_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return error_set(err, FL_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+    struct buf b;
+    buf_init(&b, KB_MAX_FILE);
+    char chunk[16384];
+    size_t n;
+    enum fl_status st = FL_OK;
+    while (st == FL_OK && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        st = buf_append(&b, chunk, n);
+    if (st == FL_OK && ferror(f))
+        st = error_set(err, FL_ERR_IO, path, 0, 0, "read error");
+    else if (st == FL_ERR_LIMIT)
+        st = error_set(err, FL_ERR_LIMIT, path, 0, 0, "entry larger than 1 MiB");
+    fclose(f);
+    if (st != FL_OK) {
+        buf_free(&b);
+        return st;
+    }
+    *len = b.len;
+    *text = buf_steal(&b);
+    return FL_OK;
+}
+
+static bool is_entry_file(const char *path)
+{
+    size_t n = strlen(path);
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    return n > 3 && strcmp(path + n - 3, ".md") == 0 && strcmp(base, "README.md") != 0;
+}
+
+struct add_ctx {
+    struct fl_kb *kb;
+    struct fl_error *err;
+};
+
+static enum fl_status add_file(void *vctx, const char *path)
+{
+    struct add_ctx *ctx = vctx;
+    if (!is_entry_file(path))
+        return FL_OK;
+    char *text;
+    size_t len;
+    enum fl_status st = kb_read_file(path, &text, &len, ctx->err);
+    if (st != FL_OK)
+        return st;
+    struct entry e;
+    st = kb_parse_entry(path, text, len, &e, ctx->err);
+    free(text);
+    if (st == FL_OK && (st = kb_add_entry(ctx->kb, &e)) != FL_OK)
+        kb_entry_free(&e);
+    return st;
+}
+
+static void walk_error(void *vctx, const char *path, const char *msg)
+{
+    struct add_ctx *ctx = vctx;
+    error_set(ctx->err, FL_ERR_IO, path, 0, 0, "%s", msg);
+}
+
+enum fl_status fl_kb_add_dir(struct fl_kb *kb, const char *dir, struct fl_error *err)
+{
+    if (kb->compiled)
+        return error_set(err, FL_ERR_USAGE, NULL, 0, 0, "the knowledge base is already compiled");
+    struct add_ctx ctx = {kb, err};
+    struct stat sb;
+    if (stat(dir, &sb) != 0)
+        return error_set(err, FL_ERR_IO, dir, 0, 0, "%s", strerror(errno));
+    kb->prebuilt_db = NULL; /* the embedded database no longer describes this KB */
+    if (S_ISREG(sb.st_mode))
+        return add_file(&ctx, dir);
+    return walk_dir(dir, add_file, walk_error, &ctx);
+}
+
+static int cmp_entries(const void *a, const void *b)
+{
+    const struct entry *x = a, *y = b;
+    int c = strcmp(x->category, y->category);
+    return c ? c : strcmp(x->id, y->id);
+}
+
+enum fl_status fl_kb_compile(struct fl_kb *kb, struct fl_error *err)
+{
+    if (kb->compiled)
+        return FL_OK;
+    if (kb->nentries == 0)
+        return error_set(err, FL_ERR_KB, NULL, 0, 0, "the knowledge base has no entries");
+    qsort(kb->entries, kb->nentries, sizeof *kb->entries, cmp_entries);
+    enum fl_status st = kb_build_patterns(kb, err);
+    if (st != FL_OK)
+        return st;
+    if (kb->prebuilt_db && kb->prebuilt_hash == kb_patterns_hash(kb) &&
+        hs_deserialize_database((const char *)kb->prebuilt_db, kb->prebuilt_len, &kb->db) ==
+            HS_SUCCESS) {
+        kb->compiled = true;
+        return FL_OK;
+    }
+    if ((st = kb_compile_pattern_db(kb, err)) != FL_OK)
+        return st;
+    kb->compiled = true;
+    return FL_OK;
+}
+
+size_t fl_kb_count(const struct fl_kb *kb)
+{
+    return kb->nentries;
+}
+
+enum fl_status fl_kb_entry_at(const struct fl_kb *kb, size_t i, struct fl_kb_entry_info *out)
+{
+    if (i >= kb->nentries)
+        return FL_ERR_NOTFOUND;
+    const struct entry *e = &kb->entries[i];
+    *out = (struct fl_kb_entry_info){e->id, e->title, e->category, e->severity,
+                                     e->collateral ? "collateral" : "primary", e->path,
+                                     e->markdown};
+    return FL_OK;
+}
+
+long fl_kb_find(const struct fl_kb *kb, const char *id)
+{
+    for (size_t i = 0; i < kb->nentries; i++)
+        if (strcmp(kb->entries[i].id, id) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* grep -E and rg share POSIX ERE for what KB regexes use, except named groups and the escapes
+ * below; literals are escaped so that both read them as fixed text. */
+static void write_ere(FILE *out, const struct signal *sig)
+{
+    const char *s = sig->text;
+    if (sig->kind == SIGNAL_LITERAL) {
+        for (; *s; s++) {
+            if (strchr("\\.[]()*+?{}|^$", *s))
+                fputc('\\', out);
+            fputc(*s, out);
+        }
+        return;
+    }
+    for (; *s; s++) {
+        if (s[0] == '(' && s[1] == '?') {
+            if (s[2] == ':') {
+                fputc('(', out);
+                s += 2;
+                continue;
+            }
+            const char *close = NULL;
+            if (s[2] == '<' && s[3] != '=' && s[3] != '!')
+                close = strchr(s, '>');
+            else if (s[2] == 'P' && s[3] == '<')
+                close = strchr(s, '>');
+            if (close) {
+                fputc('(', out);
+                s = close;
+                continue;
+            }
+        }
+        if (s[0] == '\\' && s[1]) {
+            const char *cls = NULL;
+            switch (s[1]) {
+            case 'd': cls = "[0-9]"; break;
+            case 'D': cls = "[^0-9]"; break;
+            case 's': cls = "[[:space:]]"; break;
+            case 'S': cls = "[^[:space:]]"; break;
+            case 'w': cls = "[[:alnum:]_]"; break;
+            }
+            if (cls) {
+                fputs(cls, out);
+                s++;
+                continue;
+            }
+            fputc(*s++, out);
+        }
+        fputc(*s, out);
+    }
+}
+
+enum fl_status fl_kb_write_patterns(const struct fl_kb *kb, FILE *out)
+{
+    for (size_t i = 0; i < kb->nentries; i++)
+        for (size_t j = 0; j < kb->entries[i].nsignals; j++) {
+            const struct signal *sig = &kb->entries[i].signals[j];
+            if (sig->kind == SIGNAL_CONFIG)
+                continue;
+            write_ere(out, sig);
+            fputc('\n', out);
+        }
+    return ferror(out) ? FL_ERR_IO : FL_OK;
+}

@@ -1,0 +1,151 @@
+/*
+ * kb.h — the knowledge base as the engine sees it (internal).
+ *
+ * An entry is parsed from Markdown (kb_load.c), its condition compiled to a small program
+ * (kb_condition.c), and all entries' literal and regex signals flattened into one pattern table
+ * that becomes one Vectorscan database (kb_compile.c). The pattern table also holds the built-in
+ * patterns of the extractors (tracebacks, facts, progress lines), after the KB's own, so one scan
+ * serves both. After fl_kb_compile the whole structure is read-only and may be shared by threads.
+ *
+ * Ownership: struct fl_kb owns everything reachable from it.
+ */
+#ifndef FL_KB_H
+#define FL_KB_H
+
+#include "faultline.h"
+#include "buf.h"
+
+#include <hs/hs.h>
+#include <stdbool.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#define KB_MAX_ENTRIES 4096
+#define KB_MAX_SIGNALS 64
+
+enum signal_kind { SIGNAL_LITERAL, SIGNAL_REGEX, SIGNAL_CONFIG };
+enum cmp_op { CMP_EQ, CMP_NE, CMP_GE, CMP_LE, CMP_GT, CMP_LT, CMP_PRESENT, CMP_ABSENT };
+
+struct config_test {
+    char *fact;
+    enum cmp_op op;
+    char *value;
+};
+
+struct signal {
+    char *name;
+    enum signal_kind kind;
+    char *text;        /* literal or regex source; config source for SIGNAL_CONFIG */
+    bool nocase;
+    bool positive;     /* appears outside any `not` in the condition: its lines are evidence */
+    struct config_test cfg;
+    int pattern;       /* index into kb->patterns, or -1 for config signals */
+    unsigned line;     /* where it is defined in the entry's file */
+};
+
+/* A compiled condition: postfix program over signal indexes. */
+enum cond_op { COND_SIGNAL, COND_COUNT, COND_AND, COND_OR, COND_NOT };
+struct cond_insn {
+    enum cond_op op;
+    int signal;
+    enum cmp_op cmp;
+    long n;
+};
+struct condition {
+    struct cond_insn *code;
+    size_t len;
+};
+
+struct entry {
+    char *id, *title, *category, *severity, *path;
+    bool collateral;
+    char **tags, **systems, **related, **references;
+    size_t ntags, nsystems, nrelated, nreferences;
+    struct signal *signals;
+    size_t nsignals;
+    struct condition cond;  /* len 0: any literal/regex signal */
+    char *markdown;         /* whole file */
+    size_t body_offset;     /* where the Markdown body starts */
+};
+
+/* Built-in patterns of the extractors; their handler lives in extract.c. */
+enum builtin {
+    BUILTIN_NONE = 0,
+    BUILTIN_TRACEBACK,     /* Traceback (most recent call last): */
+    BUILTIN_TERMINATE,     /* terminate called after throwing an instance of */
+    BUILTIN_MEGATRON_ARG,  /*   name ............ value */
+    BUILTIN_CMDLINE,       /* a launcher or python command line with --flags */
+    BUILTIN_ENV,           /* NCCL_*=, CUDA_*=, TORCH_*=, PYTORCH_*= */
+    BUILTIN_NCCL_ENV,      /* NCCL INFO NCCL_X set by environment to v */
+    BUILTIN_VERSION,       /* torch/cuda/nccl/driver versions, gpu name, world size */
+    BUILTIN_PROGRESS,      /* training progress lines */
+    BUILTIN_WATCHDOG_SEQ,  /* WorkNCCL(SeqNum=..., OpType=...) */
+    BUILTIN_PYSPY_THREAD,  /* py-spy dump: Thread 0x... (active): "MainThread" */
+    BUILTIN_PYSPY_PROCESS, /* py-spy dump: Process 1234: python train.py */
+    BUILTIN_FAULTHANDLER,  /* faulthandler: Thread 0x... (most recent call first): */
+    BUILTIN_COUNT
+};
+
+struct pattern {
+    int entry;            /* -1 for built-ins */
+    int signal;
+    enum builtin builtin;
+    char *hs_expr;        /* what Vectorscan compiles */
+    unsigned hs_flags;
+    char *pcre_expr;      /* what PCRE2 runs on the line for captures; NULL: no captures */
+    bool nocase;
+};
+
+struct fl_kb {
+    struct entry *entries;
+    size_t nentries, entries_cap;
+    struct pattern *patterns;
+    size_t npatterns, patterns_cap;
+    pcre2_code **pcre;    /* per pattern, compiled at fl_kb_compile; NULL when no captures */
+    hs_database_t *db;
+    bool compiled;
+    /* Set by fl_kb_add_embedded, cleared by fl_kb_add_dir: the serialised database of the
+     * embedded entries, usable when its hash equals the hash of the final pattern list. */
+    const unsigned char *prebuilt_db;
+    size_t prebuilt_len;
+    uint64_t prebuilt_hash;
+};
+
+/* kb_load.c */
+enum fl_status kb_parse_entry(const char *path, const char *text, size_t len, struct entry *out,
+                              struct fl_error *err);
+void kb_entry_free(struct entry *e);
+/* Reads a whole file of at most 1 MiB; *text is malloc'd and NUL-terminated. */
+enum fl_status kb_read_file(const char *path, char **text, size_t *len, struct fl_error *err);
+/* Adds (or replaces by id) a parsed entry; takes ownership of *e. */
+enum fl_status kb_add_entry(struct fl_kb *kb, struct entry *e);
+/* The first paragraph (and with_code: the first fenced block) of section `name`, as plain text;
+ * malloc'd, NULL when absent. */
+char *kb_section_text(const struct entry *e, const char *name, bool paragraph, bool code);
+bool kb_has_section(const struct entry *e, const char *name);
+
+/* kb_condition.c */
+enum fl_status condition_compile(struct entry *e, const char *src, struct fl_error *err,
+                                 unsigned line);
+/* counts[i]: matches of signal i (config signals: 1 when true). */
+bool condition_eval(const struct entry *e, const unsigned long *counts);
+void condition_free(struct condition *c);
+bool config_eval(const struct config_test *t, const char *value);
+enum fl_status config_parse(const char *src, struct config_test *out, char *why, size_t whylen);
+
+/* kb_compile.c */
+enum fl_status kb_build_patterns(struct fl_kb *kb, struct fl_error *err);
+/* Hash of every pattern expression and flag, identifying a serialized database. */
+uint64_t kb_patterns_hash(const struct fl_kb *kb);
+enum fl_status kb_compile_pattern_db(struct fl_kb *kb, struct fl_error *err);
+
+/* kb_embedded.c (generated at build time) */
+struct kb_embedded_file { const char *path; const char *text; size_t len; };
+extern const struct kb_embedded_file kb_embedded_files[];
+extern const size_t kb_embedded_count;
+extern const unsigned char kb_embedded_db[];
+extern const size_t kb_embedded_db_len;
+extern const uint64_t kb_embedded_hash;
+
+#endif

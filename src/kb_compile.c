@@ -1,0 +1,193 @@
+/*
+ * kb_compile.c — every signal of every entry, plus the extractors' built-in patterns, into one
+ * Vectorscan database.
+ *
+ * Why one database: the scan cost of Vectorscan barely grows with the number of literals when
+ * they are distinctive, so the whole KB costs about as much as one pattern, and every byte is
+ * read once. Literals are handed to Vectorscan hex-escaped (no metacharacter surprises). Regexes
+ * go as written; the few that Vectorscan cannot run exactly are compiled with HS_FLAG_PREFILTER
+ * and confirmed by PCRE2 on the matched line. PCRE2 also runs, only on matched lines, for the
+ * patterns with named captures.
+ *
+ * We never ask Vectorscan for start-of-match offsets (HS_FLAG_SOM_LEFTMOST): it costs stream
+ * state and speed, and the end offset is enough to find the line, which is all we need.
+ */
+#include "kb.h"
+#include "extract.h"
+#include "status.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define KB_MAX_PATTERNS 65536
+
+static char *hex_literal(const char *s)
+{
+    size_t n = strlen(s);
+    char *out = malloc(n * 4 + 1);
+    if (out == NULL)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        snprintf(out + i * 4, 5, "\\x%02x", (unsigned char)s[i]);
+    out[n * 4] = '\0';
+    return out;
+}
+
+static enum fl_status add_pattern(struct fl_kb *kb, struct pattern p)
+{
+    enum fl_status st = GROW(kb->patterns, kb->patterns_cap, kb->npatterns, KB_MAX_PATTERNS);
+    if (st != FL_OK)
+        return st;
+    kb->patterns[kb->npatterns++] = p;
+    return FL_OK;
+}
+
+/* Checks a regex with PCRE2 (syntax, captures) and Vectorscan (exact or prefilter). */
+static enum fl_status check_regex(const struct entry *e, const struct signal *sig, bool *captures,
+                                  bool *prefilter, struct fl_error *err)
+{
+    int rc;
+    PCRE2_SIZE off;
+    pcre2_code *re = pcre2_compile((PCRE2_SPTR)sig->text, PCRE2_ZERO_TERMINATED,
+                                   (sig->nocase ? PCRE2_CASELESS : 0) | PCRE2_MULTILINE, &rc, &off,
+                                   NULL);
+    if (re == NULL) {
+        PCRE2_UCHAR msg[256];
+        pcre2_get_error_message(rc, msg, sizeof msg);
+        return error_set(err, FL_ERR_PATTERN, e->path, sig->line, (unsigned)off + 1,
+                         "signal '%s': %s", sig->name, (const char *)msg);
+    }
+    uint32_t ncap = 0;
+    pcre2_pattern_info(re, PCRE2_INFO_CAPTURECOUNT, &ncap);
+    pcre2_code_free(re);
+    *captures = ncap > 0;
+    unsigned flags = HS_FLAG_MULTILINE | (sig->nocase ? HS_FLAG_CASELESS : 0);
+    hs_expr_info_t *info = NULL;
+    hs_compile_error_t *ce = NULL;
+    *prefilter = false;
+    if (hs_expression_info(sig->text, flags, &info, &ce) != HS_SUCCESS) {
+        hs_free_compile_error(ce);
+        ce = NULL;
+        if (hs_expression_info(sig->text, flags | HS_FLAG_PREFILTER, &info, &ce) != HS_SUCCESS) {
+            enum fl_status st = error_set(err, FL_ERR_PATTERN, e->path, sig->line, 1,
+                                          "signal '%s': Vectorscan: %s", sig->name, ce->message);
+            hs_free_compile_error(ce);
+            return st;
+        }
+        *prefilter = true;
+    }
+    bool empty = info->min_width == 0;
+    free(info);
+    if (empty)
+        return error_set(err, FL_ERR_PATTERN, e->path, sig->line, 1,
+                         "signal '%s' can match an empty string", sig->name);
+    return FL_OK;
+}
+
+enum fl_status kb_build_patterns(struct fl_kb *kb, struct fl_error *err)
+{
+    enum fl_status st = FL_OK;
+    for (size_t ei = 0; ei < kb->nentries; ei++) {
+        struct entry *e = &kb->entries[ei];
+        for (size_t si = 0; si < e->nsignals; si++) {
+            struct signal *sig = &e->signals[si];
+            if (sig->kind == SIGNAL_CONFIG)
+                continue;
+            struct pattern p = {.entry = (int)ei, .signal = (int)si, .nocase = sig->nocase};
+            p.hs_flags = sig->nocase ? HS_FLAG_CASELESS : 0;
+            if (sig->kind == SIGNAL_LITERAL) {
+                p.hs_expr = hex_literal(sig->text);
+            } else {
+                bool captures = false, prefilter = false;
+                if ((st = check_regex(e, sig, &captures, &prefilter, err)) != FL_OK)
+                    return st;
+                p.hs_expr = xstrdup(sig->text);
+                p.hs_flags |= HS_FLAG_MULTILINE | (prefilter ? HS_FLAG_PREFILTER : 0);
+                if (captures || prefilter)
+                    p.pcre_expr = xstrdup(sig->text);
+            }
+            if (p.hs_expr == NULL)
+                return FL_ERR_NOMEM;
+            sig->pattern = (int)kb->npatterns;
+            if ((st = add_pattern(kb, p)) != FL_OK)
+                return st;
+        }
+    }
+    size_t nb;
+    const struct builtin_pattern *b = extract_builtin_patterns(&nb);
+    for (size_t i = 0; i < nb; i++) {
+        struct pattern p = {.entry = -1, .signal = -1, .builtin = b[i].kind,
+                            .hs_expr = xstrdup(b[i].hs_expr), .hs_flags = b[i].hs_flags,
+                            .pcre_expr = b[i].pcre_expr ? xstrdup(b[i].pcre_expr) : NULL};
+        if (p.hs_expr == NULL || (b[i].pcre_expr && p.pcre_expr == NULL))
+            return FL_ERR_NOMEM;
+        if ((st = add_pattern(kb, p)) != FL_OK)
+            return st;
+    }
+    kb->pcre = calloc(kb->npatterns, sizeof *kb->pcre);
+    if (kb->pcre == NULL)
+        return FL_ERR_NOMEM;
+    for (size_t i = 0; i < kb->npatterns; i++) {
+        struct pattern *p = &kb->patterns[i];
+        if (p->pcre_expr == NULL)
+            continue;
+        int rc;
+        PCRE2_SIZE off;
+        kb->pcre[i] = pcre2_compile((PCRE2_SPTR)p->pcre_expr, PCRE2_ZERO_TERMINATED,
+                                    (p->nocase ? PCRE2_CASELESS : 0), &rc, &off, NULL);
+        if (kb->pcre[i] == NULL)
+            return error_set(err, FL_ERR_INTERNAL, NULL, 0, 0, "built-in pattern %zu: PCRE2 %d",
+                             i, rc);
+        /* JIT is an optimisation: a platform without it still matches, only slower. */
+        (void)pcre2_jit_compile(kb->pcre[i], PCRE2_JIT_COMPLETE);
+    }
+    return FL_OK;
+}
+
+uint64_t kb_patterns_hash(const struct fl_kb *kb)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (size_t i = 0; i < kb->npatterns; i++) {
+        for (const char *s = kb->patterns[i].hs_expr; *s; s++)
+            h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+        h = (h ^ kb->patterns[i].hs_flags) * 1099511628211ULL;
+        h = (h ^ 0xff) * 1099511628211ULL;
+    }
+    h ^= (uint64_t)kb->npatterns;
+    return h;
+}
+
+enum fl_status kb_compile_pattern_db(struct fl_kb *kb, struct fl_error *err)
+{
+    const char **exprs = calloc(kb->npatterns, sizeof *exprs);
+    unsigned *flags = calloc(kb->npatterns, sizeof *flags);
+    unsigned *ids = calloc(kb->npatterns, sizeof *ids);
+    enum fl_status st = FL_OK;
+    if (!exprs || !flags || !ids) {
+        st = FL_ERR_NOMEM;
+        goto out;
+    }
+    for (size_t i = 0; i < kb->npatterns; i++) {
+        exprs[i] = kb->patterns[i].hs_expr;
+        flags[i] = kb->patterns[i].hs_flags;
+        ids[i] = (unsigned)i;
+    }
+    hs_compile_error_t *ce = NULL;
+    if (hs_compile_multi(exprs, flags, ids, (unsigned)kb->npatterns, HS_MODE_STREAM, NULL, &kb->db,
+                         &ce) != HS_SUCCESS) {
+        const struct pattern *p = ce->expression >= 0 ? &kb->patterns[ce->expression] : NULL;
+        if (p && p->entry >= 0) {
+            const struct entry *e = &kb->entries[p->entry];
+            st = error_set(err, FL_ERR_PATTERN, e->path, e->signals[p->signal].line, 1,
+                           "signal '%s': Vectorscan: %s", e->signals[p->signal].name, ce->message);
+        } else {
+            st = error_set(err, FL_ERR_PATTERN, NULL, 0, 0, "Vectorscan: %s", ce->message);
+        }
+        hs_free_compile_error(ce);
+    }
+out:
+    free(exprs);
+    free(flags);
+    free(ids);
+    return st;
+}

@@ -1,0 +1,502 @@
+/*
+ * prefix.c — the line-prefix formats faultline understands, as a static table.
+ *
+ * Each format parses at the current position and returns how far it got; prefix_parse applies
+ * the table repeatedly because real prefixes stack: pdsh adds the host in front of torchrun's
+ * rank, which is in front of c10's glog-style time. A format that does not recognise the text
+ * leaves everything untouched, so the order of the table only matters for ambiguous text, and
+ * the most specific formats come first.
+ *
+ * Times become milliseconds since the epoch in UTC. Formats without a year (glog, syslog) take
+ * the year the caller passes (the first dated line of the run, or the current year); formats
+ * without a zone are read as UTC, which keeps ordering right between ranks of one cluster.
+ */
+#include "prefix.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    unsigned yoe = (unsigned)(y - era * 400);
+    unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + (int64_t)doe - 719468;
+}
+
+/* Reads exactly n digits. */
+static bool digits(const char *s, size_t len, size_t pos, size_t n, int *out)
+{
+    if (pos + n > len)
+        return false;
+    int v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isdigit((unsigned char)s[pos + i]))
+            return false;
+        v = v * 10 + (s[pos + i] - '0');
+    }
+    *out = v;
+    return true;
+}
+
+/* Reads a run of 1..max digits. */
+static size_t number(const char *s, size_t len, size_t pos, size_t max, long *out)
+{
+    size_t i = 0;
+    long v = 0;
+    while (pos + i < len && i < max && isdigit((unsigned char)s[pos + i]))
+        v = v * 10 + (s[pos + i++] - '0');
+    *out = v;
+    return i;
+}
+
+/* hh:mm:ss[.frac] at pos; returns the length read, 0 if none. */
+static size_t clock_time(const char *s, size_t len, size_t pos, int64_t *ms)
+{
+    int h, m, sec;
+    if (!digits(s, len, pos, 2, &h) || pos + 2 >= len || s[pos + 2] != ':' ||
+        !digits(s, len, pos + 3, 2, &m) || pos + 5 >= len || s[pos + 5] != ':' ||
+        !digits(s, len, pos + 6, 2, &sec) || h > 23 || m > 59 || sec > 60)
+        return 0;
+    size_t i = pos + 8;
+    int64_t frac = 0;
+    if (i < len && (s[i] == '.' || s[i] == ',')) {
+        size_t j = i + 1, k = 0;
+        int64_t scale = 100;
+        while (j < len && isdigit((unsigned char)s[j])) {
+            if (k++ < 3) {
+                frac += (s[j] - '0') * scale;
+                scale /= 10;
+            }
+            j++;
+        }
+        if (j > i + 1)
+            i = j;
+    }
+    *ms = ((int64_t)h * 3600 + m * 60 + sec) * 1000 + frac;
+    return i - pos;
+}
+
+static void skip_spaces(const char *s, size_t len, size_t *pos)
+{
+    while (*pos < len && (s[*pos] == ' ' || s[*pos] == '\t'))
+        (*pos)++;
+}
+
+/* [rank3]: and [default3]: — torchrun's --tee / local_ranks_filter prefixes */
+static bool parse_torchrun(const char *s, size_t len, size_t *pos, struct line_meta *m, int year)
+{
+    (void)year;
+    size_t p = *pos;
+    size_t kw;
+    if (len - p > 6 && strncmp(s + p, "[rank", 5) == 0)
+        kw = 5;
+    else if (len - p > 9 && strncmp(s + p, "[default", 8) == 0)
+        kw = 8;
+    else
+        return false;
+    long r;
+    size_t n = number(s, len, p + kw, 7, &r);
+    if (n == 0 || p + kw + n + 1 >= len || s[p + kw + n] != ']' || s[p + kw + n + 1] != ':')
+        return false;
+    m->rank = r;
+    *pos = p + kw + n + 2;
+    skip_spaces(s, len, pos);
+    return true;
+}
+
+/* [1,3]<stderr>: — OpenMPI --tag-output */
+static bool parse_openmpi(const char *s, size_t len, size_t *pos, struct line_meta *m, int year)
+{
+    (void)year;
+    size_t p = *pos;
+    long job, r;
+    if (p >= len || s[p] != '[')
+        return false;
+    size_t n = number(s, len, p + 1, 9, &job);
+    if (n == 0 || p + 1 + n >= len || s[p + 1 + n] != ',')
+        return false;
+    size_t q = p + 2 + n;
+    size_t n2 = number(s, len, q, 7, &r);
+    if (n2 == 0 || q + n2 >= len || s[q + n2] != ']')
+        return false;
+    q += n2 + 1;
+    if (len - q >= 9 && (strncmp(s + q, "<stderr>:", 9) == 0 || strncmp(s + q, "<stdout>:", 9) == 0))
+        q += 9;
+    else
+        return false;
+    m->rank = r;
+    *pos = q;
+    skip_spaces(s, len, pos);
+    return true;
+}
+
+/* host:pid:tid [dev] NCCL INFO — NCCL's debug prefix. The bracket is the CUDA device. */
+static bool parse_nccl(const char *s, size_t len, size_t *pos, struct line_meta *m, int year)
+{
+    (void)year;
+    size_t p = *pos, h = p;
+    while (h < len && (isalnum((unsigned char)s[h]) || s[h] == '-' || s[h] == '.' || s[h] == '_'))
+        h++;
+    if (h == p || h >= len || s[h] != ':')
+        return false;
+    long pid, tid, dev;
+    size_t n1 = number(s, len, h + 1, 10, &pid);
+    if (n1 == 0 || h + 1 + n1 >= len || s[h + 1 + n1] != ':')
+        return false;
+    size_t q = h + 2 + n1;
+    size_t n2 = number(s, len, q, 10, &tid);
+    if (n2 == 0 || q + n2 + 2 >= len || s[q + n2] != ' ' || s[q + n2 + 1] != '[')
+        return false;
+    q += n2 + 2;
+    size_t n3 = number(s, len, q, 4, &dev);
+    if (n3 == 0 || q + n3 >= len || s[q + n3] != ']')
+        return false;
+    size_t hl = h - p < HOST_MAX - 1 ? h - p : HOST_MAX - 1;
+    memcpy(m->host, s + p, hl);
+    m->host[hl] = '\0';
+    *pos = q + n3 + 1;
+    skip_spaces(s, len, pos);
+    return true;
+}
+
+/* I0501 12:00:00.123456 and [E501 12:00:00.123456 file.cpp:12] — glog, and c10's logging */
+static bool parse_glog(const char *s, size_t len, size_t *pos, struct line_meta *m, int year)
+{
+    size_t p = *pos;
+    bool bracket = p < len && s[p] == '[';
+    if (bracket)
+        p++;
+    if (p >= len || !strchr("IWEF", s[p]) || s[p] == '\0')
+        return false;
+    /* c10 writes M + (month without zero) + dd: E501 is May 1st, E1201 is December 1st */
+    long md;
+    size_t n = number(s, len, p + 1, 4, &md);
+    if ((n != 3 && n != 4) || p + 1 + n >= len || s[p + 1 + n] != ' ')
+        return false;
+    unsigned month = (unsigned)(md / 100), day = (unsigned)(md % 100);
+    int64_t ms;
+    size_t t = clock_time(s, len, p + 2 + n, &ms);
+    if (month < 1 || month > 12 || day < 1 || day > 31 || t == 0)
+        return false;
+    m->ts_ms = days_from_civil(year, month, day) * 86400000 + ms;
+    m->ts_no_year = true;
+    size_t q = p + 2 + n + t;
+    if (bracket) {
+        const char *close = memchr(s + q, ']', len - q);
+        if (close == NULL)
+            return false;
+        q = (size_t)(close - s) + 1;
+    } else {
+        /* glog: thread id and file:line] follow */
+        const char *close = memchr(s + q, ']', len - q < 200 ? len - q : 200);
+        if (close)
+            q = (size_t)(close - s) + 1;
+    }
+    *pos = q;
+    skip_spaces(s, len, pos);
+    return true;
+}
+
+/* 2026-05-01T12:00:00.123Z, 2026-05-01 12:00:00,123 (Python logging), RFC 3339 (Kubernetes) */
+static bool parse_iso(const char *s, size_t len, size_t *pos, struct line_meta *m, int year)
+{
+    (void)year;
+    size_t p = *pos;
+    if (p < len && s[p] == '[')
+        p++;
+    int y, mo, d;
+    if (!digits(s, len, p, 4, &y) || p + 4 >= len || s[p + 4] != '-' ||
+        !digits(s, len, p + 5, 2, &mo) || p + 7 >= len || s[p + 7] != '-' ||
+        !digits(s, len, p + 8, 2, &d) || p + 10 >= len || (s[p + 10] != 'T' && s[p + 10] != ' ') ||
+        mo < 1 || mo > 12 || d < 1 || d > 31)
+        return false;
+    int64_t ms;
+    size_t t = clock_time(s, len, p + 11, &ms);
+    if (t == 0)
+        return false;
+    size_t q = p + 11 + t;
+    int64_t offset_min = 0;
+    if (q < len && s[q] == 'Z') {
+        q++;
+    } else if (q + 5 < len && (s[q] == '+' || s[q] == '-')) {
+        int oh, om;
+        size_t colon = s[q + 3] == ':';
+        if (digits(s, len, q + 1, 2, &oh) && digits(s, len, q + 3 + colon, 2, &om)) {
+            offset_min = (oh * 60 + om) * (s[q] == '+' ? 1 : -1);
+            q += 5 + colon;
+        }
+    }
+    m->ts_ms = days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400000 + ms - offset_min * 60000;
+    m->ts_no_year = false;
+    if (q < len && s[q] == ']')
+        q++;
+    if (q < len && s[q] == ':')
+        q++;
+    *pos = q;
+    skip_spaces(s, len, pos);
+    return true;
+}
+
+/* May  1 12:00:03 node-1 kernel: — syslog and journalctl's short format */
+static bool parse_syslog(const char *s, size_t len, size_t *pos, struct line_meta *m, int year)
+{
+    static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+    size_t p = *pos;
+    if (len - p < 16 || s[p + 3] != ' ')
+        return false;
+    const char *mp = NULL;
+    for (int i = 0; i < 12 && !mp; i++)
+        if (strncmp(s + p, months + i * 3, 3) == 0)
+            mp = months + i * 3;
+    if (mp == NULL)
+        return false;
+    unsigned month = (unsigned)((mp - months) / 3 + 1);
+    size_t q = p + 4;
+    if (s[q] == ' ')
+        q++;
+    long day;
+    size_t n = number(s, len, q, 2, &day);
+    if (n == 0 || q + n >= len || s[q + n] != ' ' || day < 1 || day > 31)
+        return false;
+    int64_t ms;
+    size_t t = clock_time(s, len, q + n + 1, &ms);
+    if (t == 0)
+        return false;
+    q += n + 1 + t;
+    skip_spaces(s, len, &q);
+    size_t h = q;
+    while (h < len && s[h] != ' ' && s[h] != ':')
+        h++;
+    if (h == q || h >= len || s[h] != ' ')
+        return false;
+    size_t hl = h - q < HOST_MAX - 1 ? h - q : HOST_MAX - 1;
+    memcpy(m->host, s + q, hl);
+    m->host[hl] = '\0';
+    m->ts_ms = days_from_civil(year, month, (unsigned)day) * 86400000 + ms;
+    m->ts_no_year = true;
+    *pos = h + 1;
+    return true;
+}
+
+/* [12345.678901] — dmesg's seconds since boot: not a wall-clock time, only skipped */
+static bool parse_dmesg(const char *s, size_t len, size_t *pos, struct line_meta *m, int year)
+{
+    (void)m;
+    (void)year;
+    size_t p = *pos;
+    if (p >= len || s[p] != '[')
+        return false;
+    size_t q = p + 1;
+    skip_spaces(s, len, &q);
+    long secs, frac;
+    size_t n = number(s, len, q, 10, &secs);
+    if (n == 0 || q + n >= len || s[q + n] != '.')
+        return false;
+    size_t n2 = number(s, len, q + n + 1, 9, &frac);
+    if (n2 == 0 || q + n + 1 + n2 >= len || s[q + n + 1 + n2] != ']')
+        return false;
+    *pos = q + n + 2 + n2;
+    skip_spaces(s, len, pos);
+    return true;
+}
+
+/* 3: — Slurm's srun --label */
+static bool parse_slurm(const char *s, size_t len, size_t *pos, struct line_meta *m, int year)
+{
+    (void)year;
+    size_t p = *pos;
+    skip_spaces(s, len, &p);
+    long r;
+    size_t n = number(s, len, p, 6, &r);
+    if (n == 0 || p + n + 1 >= len || s[p + n] != ':' || s[p + n + 1] != ' ')
+        return false;
+    m->rank = r;
+    *pos = p + n + 2;
+    return true;
+}
+
+/* Exception and logger names look like hosts ("RuntimeError: "); hosts have a digit, '-' or '.' */
+static bool looks_like_host(const char *s, size_t n)
+{
+    bool mark = false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        /* upper case: a Python qualified name (torch.OutOfMemoryError), not a host */
+        if (!(islower(c) || isdigit(c) || c == '-' || c == '.' || c == '_'))
+            return false;
+        mark |= isdigit(c) || c == '-' || c == '.';
+    }
+    return mark && isalpha((unsigned char)s[0]);
+}
+
+/* node-1: — pdsh, and DeepSpeed's multi-node runner */
+static bool parse_pdsh(const char *s, size_t len, size_t *pos, struct line_meta *m, int year)
+{
+    (void)year;
+    size_t p = *pos, h = p;
+    while (h < len && h - p < HOST_MAX && s[h] != ':' && s[h] != ' ')
+        h++;
+    if (h == p || h + 1 >= len || s[h] != ':' || s[h + 1] != ' ' || !looks_like_host(s + p, h - p))
+        return false;
+    memcpy(m->host, s + p, h - p);
+    m->host[h - p] = '\0';
+    *pos = h + 2;
+    return true;
+}
+
+static const struct prefix_format formats[] = {
+    {"torchrun", "torchrun --tee/--local-ranks-filter rank prefix",
+     "[rank3]:[E501 12:00:00.123456 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught collective operation timeout",
+     parse_torchrun},
+    {"openmpi", "OpenMPI --tag-output", "[1,3]<stderr>:Traceback (most recent call last):",
+     parse_openmpi},
+    {"nccl", "NCCL debug prefix host:pid:tid [device]",
+     "node-1:2345:2400 [3] NCCL INFO NCCL version 2.21.5+cuda12.4", parse_nccl},
+    {"iso8601", "ISO 8601, RFC 3339 (Kubernetes) and Python logging times",
+     "2026-05-01 12:00:03,123 - train - INFO - step 10", parse_iso},
+    {"glog", "glog and c10 logging times", "[E501 12:00:03.123456 ProcessGroupNCCL.cpp:1] boom",
+     parse_glog},
+    {"syslog", "syslog / journalctl short format with host",
+     "May  1 12:00:03 node-1 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1234", parse_syslog},
+    {"dmesg", "dmesg seconds since boot", "[ 1234.567890] NVRM: Xid (PCI:0000:3b:00): 79",
+     parse_dmesg},
+    {"slurm", "Slurm srun --label task prefix", "3: Traceback (most recent call last):",
+     parse_slurm},
+    {"pdsh", "pdsh / DeepSpeed runner host prefix", "node-1: [rank3]: RuntimeError: boom",
+     parse_pdsh},
+};
+
+const struct prefix_format *prefix_formats(size_t *n)
+{
+    *n = sizeof formats / sizeof formats[0];
+    return formats;
+}
+
+/* "[Rank 3]" (c10d), "(VllmWorker rank=1 pid=254)" (vLLM) inside the message */
+static void rank_in_message(const char *s, size_t len, struct line_meta *m)
+{
+    size_t scan = len < 512 ? len : 512;
+    for (size_t i = 0; i + 7 < scan; i++) {
+        if (s[i] == '[' && strncmp(s + i + 1, "Rank ", 5) == 0) {
+            long r;
+            size_t n = number(s, len, i + 6, 7, &r);
+            if (n && i + 6 + n < len && s[i + 6 + n] == ']') {
+                m->rank = r;
+                return;
+            }
+        } else if (s[i] == ' ' && strncmp(s + i + 1, "rank=", 5) == 0 && i >= 10 &&
+                   memmem(s, i, "Worker", 6)) {
+            long r;
+            if (number(s, len, i + 6, 7, &r)) {
+                m->rank = r;
+                return;
+            }
+        }
+    }
+}
+
+void prefix_parse(const char *line, size_t len, struct line_meta *m, int year)
+{
+    size_t pos = 0;
+    bool rank_from_prefix = false;
+    for (int round = 0; round < 6; round++) {
+        size_t before = pos;
+        for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+            long r = m->rank;
+            if (formats[i].parse(line, len, &pos, m, year)) {
+                rank_from_prefix |= m->rank != r;
+                break;
+            }
+        }
+        if (pos == before)
+            break;
+    }
+    m->msg_off = pos;
+    if (!rank_from_prefix)
+        rank_in_message(line + pos, len - pos, m);
+}
+
+/* ---------------------------------------------------------------- paths */
+
+static bool name_rank(const char *name, size_t n, long *rank)
+{
+    static const char *const keys[] = {"rank", "worker", "proc", "task", NULL};
+    for (int k = 0; keys[k]; k++) {
+        size_t kl = strlen(keys[k]);
+        for (size_t i = 0; i + kl < n; i++) {
+            if (strncasecmp(name + i, keys[k], kl) != 0 || (i && isalpha((unsigned char)name[i - 1])))
+                continue;
+            size_t j = i + kl;
+            if (j < n && (name[j] == '_' || name[j] == '-' || name[j] == '.'))
+                j++;
+            if (number(name, n, j, 7, rank) && !(j + 1 < n && isalpha((unsigned char)name[j + 1]) &&
+                                                 isdigit((unsigned char)name[j])))
+                return true;
+        }
+    }
+    return false;
+}
+
+static bool all_digits(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isdigit((unsigned char)s[i]))
+            return false;
+    return n > 0;
+}
+
+static bool name_host(const char *s, size_t n)
+{
+    static const char *const keys[] = {"node", "host", "gpu-node", "compute", "nid", "worker", "ip-", NULL};
+    for (int k = 0; keys[k]; k++)
+        if (n > strlen(keys[k]) && strncasecmp(s, keys[k], strlen(keys[k])) == 0 &&
+            isdigit((unsigned char)s[n - 1]))
+            return true;
+    return false;
+}
+
+void prefix_from_path(const char *path, struct line_meta *m)
+{
+    /* Walk the components; the file name gives the rank, the folders a host or, for torchrun's
+     * attempt_K/N/stderr.log layout, the rank. */
+    const char *comp[32];
+    size_t clen[32], nc = 0;
+    const char *p = path;
+    while (*p && nc < 32) {
+        const char *slash = strchr(p, '/');
+        size_t l = slash ? (size_t)(slash - p) : strlen(p);
+        if (l) {
+            comp[nc] = p;
+            clen[nc++] = l;
+        }
+        if (!slash)
+            break;
+        p = slash + 1;
+    }
+    if (nc == 0)
+        return;
+    long r;
+    const char *file = comp[nc - 1];
+    size_t fl = clen[nc - 1];
+    if (name_rank(file, fl, &r))
+        m->rank = r;
+    else if (nc >= 2 && all_digits(comp[nc - 2], clen[nc - 2]) &&
+             (strncmp(file, "stderr", 6) == 0 || strncmp(file, "stdout", 6) == 0 ||
+              strncmp(file, "error.json", 10) == 0)) {
+        number(comp[nc - 2], clen[nc - 2], 0, 7, &r);
+        m->rank = r;
+    }
+    for (size_t i = nc - 1; i-- > 0;) {
+        if (name_host(comp[i], clen[i])) {
+            size_t hl = clen[i] < HOST_MAX - 1 ? clen[i] : HOST_MAX - 1;
+            memcpy(m->host, comp[i], hl);
+            m->host[hl] = '\0';
+            break;
+        }
+    }
+}

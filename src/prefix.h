@@ -1,0 +1,49 @@
+/*
+ * prefix.h — who wrote a line, and when (internal).
+ *
+ * Launchers and loggers put the rank, the host and the time in front of each line, in a dozen
+ * formats that stack (`node-1: [rank3]:[E501 12:00:00.123 ProcessGroupNCCL.cpp:1] ...`). The
+ * formats are a static table (prefix.c): each row names the format, shows a real sample line and
+ * parses it. They run only on lines that matched a pattern, never on every line.
+ */
+#ifndef FL_PREFIX_H
+#define FL_PREFIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TS_UNKNOWN INT64_MIN
+#define HOST_MAX 64
+
+struct line_meta {
+    long rank;             /* -1: unknown */
+    char host[HOST_MAX];   /* "": unknown */
+    int64_t ts_ms;         /* milliseconds since the epoch, UTC; TS_UNKNOWN */
+    bool ts_no_year;       /* from a format without a year (glog, syslog): year assumed */
+    size_t msg_off;        /* where the message starts, after every prefix */
+};
+
+struct prefix_format {
+    const char *name;
+    const char *description;
+    const char *sample;
+    /* Parses at line[*pos]; on success fills m, advances *pos and returns true. */
+    bool (*parse)(const char *line, size_t len, size_t *pos, struct line_meta *m, int year);
+};
+
+/* The table of formats and its length (for tests and `--help` listings). */
+const struct prefix_format *prefix_formats(size_t *n);
+
+/* Parses every prefix of the line into m (fields not found are left as they are, so the caller
+ * can preset them from the file name). `year` is assumed for formats that carry none. */
+void prefix_parse(const char *line, size_t len, struct line_meta *m, int year);
+
+/* Rank and host hints from a path: rank_3.log, rank3.out, attempt_0/3/stderr.log,
+ * node-2/worker-5.log. */
+void prefix_from_path(const char *path, struct line_meta *m);
+
+/* Days since the epoch for a civil date (proleptic Gregorian). */
+int64_t days_from_civil(int64_t y, unsigned m, unsigned d);
+
+#endif

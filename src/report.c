@@ -1,0 +1,118 @@
+/*
+ * report.c — the report's lifetime, its getters and the helpers its writers share.
+ */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void report_free_contents(struct fl_report *r)
+{
+    for (size_t i = 0; i < r->ndiagnoses; i++) {
+        struct diagnosis *d = &r->diagnoses[i];
+        for (size_t j = 0; j < d->nevidence; j++) {
+            free(d->evidence[j].source);
+            free(d->evidence[j].text);
+        }
+        free(d->evidence);
+        for (size_t j = 0; j < d->ncollateral; j++)
+            free(d->collateral[j].ranks);
+        free(d->collateral);
+        free(d->root_cause);
+        free(d->fix);
+        free(d->verify);
+        free(d->explain);
+    }
+    free(r->diagnoses);
+    for (size_t i = 0; i < r->nerrors; i++) {
+        free(r->errors[i].source);
+        free(r->errors[i].msg);
+    }
+    free(r->errors);
+    free(r->ranks);
+    free(r->note);
+    facts_free(&r->facts);
+}
+
+void fl_report_free(struct fl_report *r)
+{
+    if (r == NULL)
+        return;
+    report_free_contents(r);
+    free(r);
+}
+
+size_t fl_report_diagnosis_count(const struct fl_report *r)
+{
+    return r->ndiagnoses;
+}
+
+const char *fl_report_diagnosis_id(const struct fl_report *r, size_t i)
+{
+    return i < r->ndiagnoses ? r->diagnoses[i].id : NULL;
+}
+
+long fl_report_diagnosis_rank(const struct fl_report *r, size_t i)
+{
+    return i < r->ndiagnoses ? r->diagnoses[i].rank : -1;
+}
+
+const char *fl_report_diagnosis_host(const struct fl_report *r, size_t i)
+{
+    return i < r->ndiagnoses && r->diagnoses[i].host[0] ? r->diagnoses[i].host : NULL;
+}
+
+size_t fl_report_error_count(const struct fl_report *r)
+{
+    return r->nerrors;
+}
+
+enum fl_status fl_report_write(const struct fl_report *r, const struct fl_report_options *o,
+                               FILE *out)
+{
+    struct fl_report_options def = {.format = FL_FORMAT_TEXT};
+    if (o == NULL)
+        o = &def;
+    switch (o->format) {
+    case FL_FORMAT_JSON: return report_write_json(r, out);
+    case FL_FORMAT_MARKDOWN: return report_write_markdown(r, out);
+    case FL_FORMAT_TEXT: return report_write_text(r, o, out);
+    }
+    return FL_ERR_USAGE;
+}
+
+void report_format_time(int64_t ms, bool no_year, char *buf, size_t n)
+{
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    int frac = (int)(ms % 1000);
+    if (frac < 0)
+        frac += 1000;
+    if (no_year)
+        snprintf(buf, n, "%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                 tm.tm_min, tm.tm_sec, frac);
+    else
+        snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+                 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
+}
+
+void report_format_ranks(const long *ranks, size_t n, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used + 1 < len;) {
+        size_t j = i;
+        while (j + 1 < n && ranks[j + 1] == ranks[j] + 1)
+            j++;
+        int w = j > i ? snprintf(buf + used, len - used, "%s%ld-%ld", used ? "," : "", ranks[i], ranks[j])
+                      : snprintf(buf + used, len - used, "%s%ld", used ? "," : "", ranks[i]);
+        if (w < 0 || (size_t)w >= len - used) {
+            buf[used] = '\0';
+            break;
+        }
+        used += (size_t)w;
+        i = j + 1;
+    }
+}

@@ -1,0 +1,78 @@
+/*
+ * report.h — the report as data (internal). The correlator fills it; report_json.c,
+ * report_text.c and report_md.c print it. Nothing in it borrows from the scanner: strings are
+ * owned by the report, entries are borrowed from the KB (which must outlive the report).
+ */
+#ifndef FL_REPORT_H
+#define FL_REPORT_H
+
+#include "facts.h"
+#include "kb.h"
+#include "prefix.h"
+
+#include <stdbool.h>
+
+struct evidence {
+    char *source;
+    uint64_t line;
+    long rank;
+    char *text;
+};
+
+struct collateral {
+    const char *id;
+    const char *title;
+    long *ranks;
+    size_t nranks;
+    unsigned long count;
+};
+
+struct diagnosis {
+    const struct entry *entry;     /* NULL for "unclassified" */
+    const char *id, *title, *category, *severity;
+    double confidence;
+    long rank;
+    char host[HOST_MAX];
+    int64_t first_ts;
+    bool ts_no_year;
+    struct evidence *evidence;
+    size_t nevidence;
+    unsigned long evidence_total;  /* matched lines in all, evidence keeps the first few */
+    struct collateral *collateral;
+    size_t ncollateral;
+    char *root_cause, *fix, *verify;
+    char *explain;                 /* why this diagnosis, for --explain */
+};
+
+struct source_error {
+    char *source;
+    char *msg;
+};
+
+struct fl_report {
+    size_t nsources;
+    uint64_t bytes, lines;
+    long *ranks;
+    size_t nranks;
+    struct diagnosis *diagnoses;
+    size_t ndiagnoses;
+    struct facts facts;
+    struct source_error *errors;
+    size_t nerrors;
+    char *note;                    /* how the initiating rank was decided, when it matters */
+};
+
+void report_free_contents(struct fl_report *r);
+
+/* Writers */
+enum fl_status report_write_json(const struct fl_report *r, FILE *out);
+enum fl_status report_write_text(const struct fl_report *r, const struct fl_report_options *o,
+                                 FILE *out);
+enum fl_status report_write_markdown(const struct fl_report *r, FILE *out);
+
+/* "2026-05-01T12:00:03Z" (or "05-01T12:00:03" without a year) into buf */
+void report_format_time(int64_t ms, bool no_year, char *buf, size_t n);
+/* "0-2,4-7" */
+void report_format_ranks(const long *ranks, size_t n, char *buf, size_t len);
+
+#endif

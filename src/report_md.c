@@ -1,0 +1,76 @@
+/*
+ * report_md.c — the report as Markdown, for tickets and chat: the same order as the text
+ * report, evidence in a fenced block so that log text never turns into Markdown.
+ */
+#include "report.h"
+
+#include <string.h>
+
+static void fenced(FILE *out, const char *text)
+{
+    /* a fence longer than any run of backticks in the text */
+    size_t run = 0, longest = 0;
+    for (const char *p = text; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > longest)
+            longest = run;
+    }
+    size_t n = longest >= 3 ? longest + 1 : 3;
+    for (size_t i = 0; i < n; i++)
+        fputc('`', out);
+    fprintf(out, "\n%s\n", text);
+    for (size_t i = 0; i < n; i++)
+        fputc('`', out);
+    fputc('\n', out);
+}
+
+enum fl_status report_write_markdown(const struct fl_report *r, FILE *out)
+{
+    fprintf(out, "# faultline report\n\n%zu source(s), %llu lines, %llu bytes.\n\n", r->nsources,
+            (unsigned long long)r->lines, (unsigned long long)r->bytes);
+    if (r->ndiagnoses == 0)
+        fprintf(out, "No known failure found.\n");
+    for (size_t i = 0; i < r->ndiagnoses; i++) {
+        const struct diagnosis *d = &r->diagnoses[i];
+        fprintf(out, "## %zu. %s (`%s`)\n\n", i + 1, d->title, d->id);
+        fprintf(out, "- **Severity:** %s, **confidence:** %.2f\n", d->severity, d->confidence);
+        if (d->rank >= 0)
+            fprintf(out, "- **Initiating rank:** %ld\n", d->rank);
+        if (d->host[0])
+            fprintf(out, "- **Initiating host:** %s\n", d->host);
+        if (d->first_ts != TS_UNKNOWN) {
+            char t[40];
+            report_format_time(d->first_ts, d->ts_no_year, t, sizeof t);
+            fprintf(out, "- **First seen:** %s\n", t);
+        }
+        for (size_t j = 0; j < d->ncollateral; j++) {
+            char ranks[512];
+            report_format_ranks(d->collateral[j].ranks, d->collateral[j].nranks, ranks, sizeof ranks);
+            fprintf(out, "- **Collateral:** `%s` on ranks %s\n", d->collateral[j].id,
+                    ranks[0] ? ranks : "unknown");
+        }
+        if (d->root_cause)
+            fprintf(out, "\n**Root cause.** %s\n", d->root_cause);
+        if (d->fix)
+            fprintf(out, "\n**Fix.**\n\n%s\n", d->fix);
+        if (d->verify) {
+            fprintf(out, "\n**Verify.**\n\n");
+            fenced(out, d->verify);
+        }
+        fprintf(out, "\n**Evidence.**\n\n");
+        struct buf b;
+        buf_init(&b, 1 << 20);
+        for (size_t j = 0; j < d->nevidence; j++)
+            buf_printf(&b, "%s%s:%llu: %s", j ? "\n" : "", d->evidence[j].source,
+                       (unsigned long long)d->evidence[j].line, d->evidence[j].text);
+        fenced(out, b.data ? b.data : "");
+        buf_free(&b);
+        if (d->entry && d->entry->nreferences) {
+            fprintf(out, "\n**References.**\n\n");
+            for (size_t j = 0; j < d->entry->nreferences; j++)
+                fprintf(out, "- <%s>\n", d->entry->references[j]);
+        }
+        fputc('\n', out);
+    }
+    return ferror(out) ? FL_ERR_IO : FL_OK;
+}

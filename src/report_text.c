@@ -1,0 +1,107 @@
+/*
+ * report_text.c — the report for a person at a terminal: readable in five seconds.
+ *
+ * The first lines answer the on-call questions in order: what broke, where it started, why, what
+ * to do, how to check. Evidence follows with source:line so it can be opened. Colour only when
+ * the caller says the output is a terminal.
+ */
+#include "report.h"
+
+#include <string.h>
+
+struct style {
+    const char *bold, *red, *yellow, *dim, *reset;
+};
+
+static void wrap(FILE *out, const char *label, const char *text, const struct style *s)
+{
+    if (text == NULL)
+        return;
+    fprintf(out, "  %s%-11s%s ", s->bold, label, s->reset);
+    for (const char *p = text; *p; p++) {
+        fputc(*p, out);
+        if (*p == '\n' && p[1])
+            fputs("              ", out);
+    }
+    fputc('\n', out);
+}
+
+static void write_diagnosis(const struct diagnosis *d, size_t index, const struct fl_report_options *o,
+                            const struct style *s, FILE *out)
+{
+    fprintf(out, "%s%s%zu. %s%s  [%s, %s severity, confidence %.2f]\n", s->bold,
+             index == 0 ? s->red : s->yellow, index + 1, d->title, s->reset, d->id, d->severity,
+             d->confidence);
+    char where[256] = "";
+    if (d->rank >= 0)
+        snprintf(where, sizeof where, "rank %ld", d->rank);
+    if (d->host[0])
+        snprintf(where + strlen(where), sizeof where - strlen(where), "%son host %s",
+                 where[0] ? " " : "", d->host);
+    if (d->first_ts != TS_UNKNOWN) {
+        char t[40];
+        report_format_time(d->first_ts, d->ts_no_year, t, sizeof t);
+        snprintf(where + strlen(where), sizeof where - strlen(where), "%sat %s", where[0] ? " " : "", t);
+    }
+    wrap(out, "Started", where[0] ? where : "rank unknown", s);
+    wrap(out, "Root cause", d->root_cause, s);
+    wrap(out, "Fix", d->fix, s);
+    wrap(out, "Verify", d->verify, s);
+    for (size_t i = 0; i < d->ncollateral; i++) {
+        char ranks[512];
+        report_format_ranks(d->collateral[i].ranks, d->collateral[i].nranks, ranks, sizeof ranks);
+        char line[800];
+        snprintf(line, sizeof line, "%s on rank%s %s (%lu line%s) — a consequence",
+                 d->collateral[i].id, d->collateral[i].nranks == 1 ? "" : "s",
+                 ranks[0] ? ranks : "unknown", d->collateral[i].count,
+                 d->collateral[i].count == 1 ? "" : "s");
+        wrap(out, i == 0 ? "Collateral" : "", line, s);
+    }
+    fprintf(out, "  %sEvidence%s\n", s->bold, s->reset);
+    for (size_t i = 0; i < d->nevidence; i++) {
+        const struct evidence *e = &d->evidence[i];
+        fprintf(out, "    %s%s:%llu%s", s->dim, e->source, (unsigned long long)e->line, s->reset);
+        if (e->rank >= 0)
+            fprintf(out, " %s[rank %ld]%s", s->dim, e->rank, s->reset);
+        fprintf(out, " %s\n", e->text);
+    }
+    if (d->evidence_total > d->nevidence)
+        fprintf(out, "    %s… and %lu more matching line(s) not shown%s\n", s->dim,
+                d->evidence_total - d->nevidence, s->reset);
+    if (o->explain && d->explain) {
+        fprintf(out, "  %sHow it was decided%s\n", s->bold, s->reset);
+        const char *p = d->explain;
+        while (*p) {
+            const char *nl = strchr(p, '\n');
+            size_t n = nl ? (size_t)(nl - p) : strlen(p);
+            fprintf(out, "    %.*s\n", (int)n, p);
+            p += n + (nl != NULL);
+        }
+    }
+    if (d->entry && d->entry->nreferences)
+        wrap(out, "Reference", d->entry->references[0], s);
+    fputc('\n', out);
+}
+
+enum fl_status report_write_text(const struct fl_report *r, const struct fl_report_options *o,
+                                 FILE *out)
+{
+    static const struct style plain = {"", "", "", "", ""};
+    static const struct style color = {"\033[1m", "\033[31m", "\033[33m", "\033[2m", "\033[0m"};
+    const struct style *s = o->color ? &color : &plain;
+    char ranks[512];
+    report_format_ranks(r->ranks, r->nranks, ranks, sizeof ranks);
+    fprintf(out, "%sfaultline%s: %zu source(s), %llu lines, %llu bytes%s%s\n\n", s->bold, s->reset,
+            r->nsources, (unsigned long long)r->lines, (unsigned long long)r->bytes,
+            r->nranks ? ", ranks " : "", ranks);
+    if (r->ndiagnoses == 0)
+        fprintf(out, "No known failure found.\n");
+    for (size_t i = 0; i < r->ndiagnoses; i++)
+        write_diagnosis(&r->diagnoses[i], i, o, s, out);
+    if (r->note && r->note[0] && r->ndiagnoses)
+        fprintf(out, "%sNote:%s %s\n", s->bold, s->reset, r->note);
+    for (size_t i = 0; i < r->nerrors; i++)
+        fprintf(out, "%swarning:%s %s: %s\n", s->yellow, s->reset, r->errors[i].source,
+                r->errors[i].msg);
+    return ferror(out) ? FL_ERR_IO : FL_OK;
+}

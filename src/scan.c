@@ -1,0 +1,534 @@
+/*
+ * scan.c — the scanner: one Vectorscan stream per source, lines found around matches.
+ *
+ * The hot loop is Vectorscan's: each chunk is scanned once, in streaming mode, so a match that
+ * straddles two chunks is still found. Lines are never split up front. When a pattern matches,
+ * the scanner looks for the line around the match end (memrchr back, memchr forward), counts the
+ * newlines it skipped in bulk (for line numbers), and hands that one line to the prefix parser,
+ * the extractors and the correlator. A line that is not complete at the end of a chunk waits,
+ * with its matches, for the next chunk: the partial line is carried over, up to LINE_CAP bytes.
+ *
+ * The one exception to "only matched lines": while a Python traceback is open, the extractor
+ * needs each following line (frames, then the exception), so the scanner walks them one by one
+ * until the traceback closes, which is bounded by TRACEBACK_MAX_LINES.
+ */
+#include "correlate.h"
+#include "extract.h"
+#include "framer.h"
+#include "kb.h"
+#include "report.h"
+#include "scan.h"
+#include "status.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define SOURCES_MAX 100000
+#define PENDING_MAX 65536
+#define LOOKBACK_LINES 32
+#define LOOKBACK_BYTES 16384
+#define SEEN_RANKS_MAX 65536
+
+struct match {
+    unsigned id;
+    uint64_t to;
+};
+
+struct source {
+    char *name;
+    struct line_meta path_meta;
+    hs_stream_t *stream;
+    bool open;
+    uint64_t base;          /* absolute offset of the chunk being processed */
+    uint64_t next_line;     /* absolute offset of the first line not yet handled */
+    uint64_t counted_to;    /* newlines are counted up to here */
+    uint64_t lines;         /* newlines before counted_to */
+    struct buf carry;       /* the partial last line of the previous chunks */
+    uint64_t carry_start;
+    struct match *pending;
+    size_t npending, pending_cap;
+    int64_t last_ts;
+    bool last_ts_no_year;
+};
+
+struct source_error_rec {
+    char *name;
+    char *msg;
+};
+
+struct fl_scanner {
+    const struct fl_kb *kb;
+    struct fl_scan_options opts;
+    hs_scratch_t *scratch;
+    struct source *sources;
+    size_t nsources, sources_cap;
+    struct source *cur;     /* the source being scanned, for the match callback */
+    unsigned long dropped;  /* matches beyond PENDING_MAX on one line */
+    struct extractor x;
+    struct correlator corr;
+    struct buf line, clean;
+    uint64_t bytes;
+    int year;
+    bool year_known;
+    long *ranks;
+    size_t nranks, ranks_cap;
+    struct source_error_rec *errors;
+    size_t nerrors, errors_cap;
+};
+
+enum fl_status fl_scanner_new(const struct fl_kb *kb, const struct fl_scan_options *opts,
+                              struct fl_scanner **out)
+{
+    *out = NULL;
+    if (kb == NULL || !kb->compiled)
+        return FL_ERR_USAGE;
+    struct fl_scanner *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return FL_ERR_NOMEM;
+    if (opts)
+        s->opts = *opts;
+    if (s->opts.max_evidence == 0)
+        s->opts.max_evidence = 8;
+    buf_init(&s->line, 2 * LINE_CAP);
+    buf_init(&s->clean, 2 * LINE_CAP);
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    s->year = tm.tm_year + 1900;
+    enum fl_status st = FL_ERR_INTERNAL;
+    if (hs_alloc_scratch(kb->db, &s->scratch) != HS_SUCCESS)
+        goto fail;
+    if ((st = extractor_init(&s->x)) != FL_OK || (st = correlator_init(&s->corr, kb)) != FL_OK)
+        goto fail;
+    s->kb = kb;
+    *out = s;
+    return FL_OK;
+fail:
+    s->kb = kb;
+    fl_scanner_free(s);
+    return st;
+}
+
+void fl_scanner_free(struct fl_scanner *s)
+{
+    if (s == NULL)
+        return;
+    for (size_t i = 0; i < s->nsources; i++) {
+        struct source *src = &s->sources[i];
+        if (src->stream)
+            hs_close_stream(src->stream, s->scratch, NULL, NULL);
+        free(src->name);
+        buf_free(&src->carry);
+        free(src->pending);
+    }
+    free(s->sources);
+    hs_free_scratch(s->scratch);
+    extractor_free(&s->x);
+    if (s->corr.st)
+        correlator_free(&s->corr);
+    buf_free(&s->line);
+    buf_free(&s->clean);
+    free(s->ranks);
+    for (size_t i = 0; i < s->nerrors; i++) {
+        free(s->errors[i].name);
+        free(s->errors[i].msg);
+    }
+    free(s->errors);
+    free(s);
+}
+
+static void note_rank(struct fl_scanner *s, long rank)
+{
+    if (rank < 0)
+        return;
+    size_t lo = 0, hi = s->nranks;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->ranks[mid] < rank)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < s->nranks && s->ranks[lo] == rank)
+        return;
+    if (GROW(s->ranks, s->ranks_cap, s->nranks, SEEN_RANKS_MAX) != FL_OK)
+        return;
+    memmove(&s->ranks[lo + 1], &s->ranks[lo], (s->nranks - lo) * sizeof *s->ranks);
+    s->ranks[lo] = rank;
+    s->nranks++;
+}
+
+enum fl_status fl_scanner_open_source(struct fl_scanner *s, const char *name, int *src)
+{
+    enum fl_status st = GROW(s->sources, s->sources_cap, s->nsources, SOURCES_MAX);
+    if (st != FL_OK)
+        return st;
+    struct source *so = &s->sources[s->nsources];
+    memset(so, 0, sizeof *so);
+    so->name = xstrdup(name ? name : "-");
+    if (so->name == NULL)
+        return FL_ERR_NOMEM;
+    so->path_meta = (struct line_meta){.rank = -1, .ts_ms = TS_UNKNOWN};
+    prefix_from_path(so->name, &so->path_meta);
+    note_rank(s, so->path_meta.rank);
+    buf_init(&so->carry, LINE_CAP);
+    so->last_ts = TS_UNKNOWN;
+    if (hs_open_stream(s->kb->db, 0, &so->stream) != HS_SUCCESS) {
+        free(so->name);
+        return FL_ERR_INTERNAL;
+    }
+    so->open = true;
+    *src = (int)s->nsources++;
+    return FL_OK;
+}
+
+void fl_scanner_note_error(struct fl_scanner *s, const char *name, const char *msg)
+{
+    if (GROW(s->errors, s->errors_cap, s->nerrors, 4096) != FL_OK)
+        return;
+    s->errors[s->nerrors].name = xstrdup(name);
+    s->errors[s->nerrors].msg = xstrdup(msg);
+    if (s->errors[s->nerrors].name && s->errors[s->nerrors].msg)
+        s->nerrors++;
+}
+
+static int on_match(unsigned id, unsigned long long from, unsigned long long to, unsigned flags,
+                    void *ctx)
+{
+    (void)from;
+    (void)flags;
+    struct fl_scanner *s = ctx;
+    struct source *so = s->cur;
+    if (GROW(so->pending, so->pending_cap, so->npending, PENDING_MAX) != FL_OK) {
+        s->dropped++;
+        return 0;
+    }
+    so->pending[so->npending++] = (struct match){id, to};
+    return 0;
+}
+
+/* The chunk being processed, with the carried partial line in front of it. */
+struct window {
+    const char *chunk;
+    size_t len;
+};
+
+/* Finds the end ('\n' offset, absolute) of the line holding absolute offset `at`, or false. */
+static bool line_end(const struct source *so, const struct window *w, uint64_t at, uint64_t *end)
+{
+    uint64_t from = at > so->base ? at : so->base;
+    if (from >= so->base + w->len)
+        return false;
+    const char *nl = memchr(w->chunk + (from - so->base), '\n', w->len - (size_t)(from - so->base));
+    if (nl == NULL)
+        return false;
+    *end = so->base + (uint64_t)(nl - w->chunk);
+    return true;
+}
+
+/* Start (absolute) of the line holding absolute offset `at`, not before so->next_line. */
+static uint64_t line_start(const struct source *so, const struct window *w, uint64_t at)
+{
+    if (at < so->base || at == so->next_line)
+        return so->next_line;
+    uint64_t lo = so->next_line > so->base ? so->next_line : so->base;
+    const char *p = w->chunk + (lo - so->base);
+    size_t n = (size_t)(at - lo);
+    const char *nl = memrchr(p, '\n', n);
+    return nl ? so->base + (uint64_t)(nl - w->chunk) + 1 : so->next_line;
+}
+
+/* Copies or points at the bytes [ls, le) into p and n (the carry may hold the start). */
+static void line_bytes(struct fl_scanner *s, const struct source *so, const struct window *w,
+                       uint64_t ls, uint64_t le, const char **p, size_t *n)
+{
+    if (ls >= so->base) {
+        *p = w->chunk + (ls - so->base);
+        *n = (size_t)(le - ls);
+        return;
+    }
+    buf_reset(&s->line);
+    size_t skip = ls > so->carry_start ? (size_t)(ls - so->carry_start) : 0;
+    if (skip < so->carry.len)
+        buf_append(&s->line, so->carry.data + skip, so->carry.len - skip);
+    size_t in_chunk = (size_t)(le - so->base);
+    buf_append(&s->line, w->chunk, in_chunk < LINE_CAP ? in_chunk : LINE_CAP);
+    *p = s->line.data ? s->line.data : "";
+    *n = s->line.len;
+}
+
+/* For a line without a time of its own: the nearest earlier line of the chunk that has one. */
+static void look_back_time(struct fl_scanner *s, struct source *so, const struct window *w,
+                           uint64_t ls, struct line_meta *m)
+{
+    if (ls > so->base) {
+        const char *lo = w->chunk + (ls - so->base > LOOKBACK_BYTES ? ls - so->base - LOOKBACK_BYTES : 0);
+        const char *end = w->chunk + (ls - so->base) - 1; /* the '\n' before the line */
+        for (int i = 0; i < LOOKBACK_LINES && end > lo; i++) {
+            const char *nl = memrchr(lo, '\n', (size_t)(end - lo));
+            const char *start = nl ? nl + 1 : lo;
+            struct line_meta t = {.rank = -1, .ts_ms = TS_UNKNOWN};
+            prefix_parse(start, (size_t)(end - start), &t, s->year);
+            if (t.ts_ms != TS_UNKNOWN) {
+                m->ts_ms = t.ts_ms;
+                m->ts_no_year = t.ts_no_year;
+                return;
+            }
+            if (nl == NULL)
+                break;
+            end = nl;
+        }
+    }
+    m->ts_ms = so->last_ts;
+    m->ts_no_year = so->last_ts_no_year;
+}
+
+static int cmp_ids(const void *a, const void *b)
+{
+    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Handles one line [ls, le) and the matches m[0..nm) that end in it. */
+static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const struct window *w,
+                                  uint64_t ls, uint64_t le, const struct match *m, size_t nm)
+{
+    /* line numbers: count what lies between the last count and this line */
+    if (ls > so->counted_to && so->counted_to >= so->base) {
+        so->lines += framer_count_newlines(w->chunk + (so->counted_to - so->base),
+                                           (size_t)(ls - so->counted_to));
+        so->counted_to = ls;
+    }
+    const char *p;
+    size_t n;
+    line_bytes(s, so, w, ls, le, &p, &n);
+    size_t focus = nm ? (size_t)(m[0].to - ls) - (m[0].to > ls) : n;
+    if (n > LINE_CAP) {
+        size_t start = focus > LINE_CAP - 1024 ? focus - (LINE_CAP - 1024) : 0;
+        p += start;
+        n = n - start < LINE_CAP ? n - start : LINE_CAP;
+        focus -= start;
+    }
+    framer_clean(p, n, focus, &s->clean);
+    struct line_view lv = {.src = (int)(so - s->sources), .line_no = so->lines + 1,
+                           .text = s->clean.data ? s->clean.data : "", .len = s->clean.len};
+    lv.meta = so->path_meta;
+    prefix_parse(lv.text, lv.len, &lv.meta, s->year);
+    if (lv.meta.ts_ms != TS_UNKNOWN) {
+        so->last_ts = lv.meta.ts_ms;
+        so->last_ts_no_year = lv.meta.ts_no_year;
+    } else if (nm) {
+        look_back_time(s, so, w, ls, &lv.meta);
+    }
+    lv.msg = lv.text + lv.meta.msg_off;
+    lv.msg_len = lv.len - lv.meta.msg_off;
+    enum fl_status st = FL_OK;
+    if (extract_following(&s->x, lv.src))
+        st = extract_on_line(&s->x, &lv);
+    if (nm)
+        note_rank(s, lv.meta.rank);
+    unsigned ids[64];
+    size_t nids = 0;
+    for (size_t i = 0; i < nm && nids < 64; i++)
+        ids[nids++] = m[i].id;
+    qsort(ids, nids, sizeof *ids, cmp_ids);
+    for (size_t i = 0; i < nids && st == FL_OK; i++) {
+        if (i && ids[i] == ids[i - 1])
+            continue;
+        const struct pattern *pat = &s->kb->patterns[ids[i]];
+        if (pat->entry < 0) {
+            st = extract_on_match(&s->x, s->kb, (int)ids[i], &lv);
+            continue;
+        }
+        if (pat->hs_flags & HS_FLAG_PREFILTER) {
+            /* Vectorscan only pre-filtered this pattern: PCRE2 decides */
+            if (pcre2_match(s->kb->pcre[ids[i]], (PCRE2_SPTR)lv.text, lv.len, 0, 0, s->x.md,
+                            NULL) < 0)
+                continue;
+        }
+        st = correlator_add(&s->corr, pat->entry, pat->signal, &lv);
+        if (st == FL_OK && s->kb->pcre[ids[i]] &&
+            s->corr.st[pat->entry].counts[pat->signal] <= 4)
+            st = extract_captures(&s->x, s->kb, (int)ids[i], &lv);
+    }
+    if (!s->year_known && lv.meta.ts_ms != TS_UNKNOWN && !lv.meta.ts_no_year) {
+        /* formats without a year take the year of the first dated line */
+        time_t t = (time_t)(lv.meta.ts_ms / 1000);
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        s->year = tm.tm_year + 1900;
+        s->year_known = true;
+    }
+    so->next_line = le + 1;
+    return st;
+}
+
+/* Handles every complete line of the window that has matches, or that an open traceback needs. */
+static enum fl_status process(struct fl_scanner *s, struct source *so, const struct window *w)
+{
+    size_t i = 0, np = so->npending;
+    enum fl_status st = FL_OK;
+    while (st == FL_OK) {
+        /* matches that end in lines already handled add nothing */
+        while (i < np && so->pending[i].to <= so->next_line)
+            i++;
+        bool follow = extract_following(&s->x, (int)(so - s->sources));
+        if (!follow && i >= np)
+            break;
+        uint64_t at = follow ? so->next_line : so->pending[i].to - 1;
+        uint64_t ls = follow ? so->next_line : line_start(so, w, at), le;
+        if (!line_end(so, w, at, &le))
+            break;
+        size_t j = i;
+        while (j < np && so->pending[j].to - 1 <= le)
+            j++;
+        st = handle_line(s, so, w, ls, le, so->pending + i, j - i);
+        i = j;
+    }
+    memmove(so->pending, so->pending + i, (np - i) * sizeof *so->pending);
+    so->npending = np - i;
+    return st;
+}
+
+static void carry_over(struct fl_scanner *s, struct source *so, const struct window *w)
+{
+    /* the time of the last dated line of the chunk, for undated matches in the next one */
+    const char *stop = w->chunk + w->len;
+    const char *lo = w->len > LOOKBACK_BYTES ? stop - LOOKBACK_BYTES : w->chunk;
+    for (int i = 0; i < LOOKBACK_LINES && stop > lo; i++) {
+        const char *prev = memrchr(lo, '\n', (size_t)(stop - lo));
+        const char *start = prev ? prev + 1 : lo;
+        struct line_meta t = {.rank = -1, .ts_ms = TS_UNKNOWN};
+        if (stop > start)
+            prefix_parse(start, (size_t)(stop - start), &t, s->year);
+        if (t.ts_ms != TS_UNKNOWN) {
+            so->last_ts = t.ts_ms;
+            so->last_ts_no_year = t.ts_no_year;
+            break;
+        }
+        if (prev == NULL)
+            break;
+        stop = prev;
+    }
+
+    const char *nl = memrchr(w->chunk, '\n', w->len);
+    uint64_t end = so->base + w->len;
+    if (nl == NULL) {
+        buf_append(&so->carry, w->chunk, w->len); /* stops at LINE_CAP: the rest of a long line is cut */
+    } else {
+        buf_reset(&so->carry);
+        so->carry_start = so->base + (uint64_t)(nl - w->chunk) + 1;
+        buf_append(&so->carry, nl + 1, (size_t)(end - so->carry_start));
+    }
+    if (so->next_line < so->carry_start)
+        so->next_line = so->carry_start;
+    /* count the newlines not yet counted */
+    if (so->counted_to < end) {
+        uint64_t from = so->counted_to > so->base ? so->counted_to : so->base;
+        so->lines += framer_count_newlines(w->chunk + (from - so->base), (size_t)(end - from));
+        so->counted_to = end;
+    }
+}
+
+enum fl_status fl_scanner_feed(struct fl_scanner *s, int src, const void *buf, size_t len)
+{
+    if (src < 0 || (size_t)src >= s->nsources || !s->sources[src].open)
+        return FL_ERR_USAGE;
+    struct source *so = &s->sources[src];
+    const char *p = buf;
+    enum fl_status st = FL_OK;
+    /* Vectorscan takes at most 4 GiB per call; we also keep windows small for the carry logic */
+    while (len > 0 && st == FL_OK) {
+        size_t n = len < (1u << 30) ? len : (1u << 30);
+        s->cur = so;
+        if (hs_scan_stream(so->stream, p, (unsigned)n, 0, s->scratch, on_match, s) != HS_SUCCESS)
+            return FL_ERR_INTERNAL;
+        struct window w = {p, n};
+        st = process(s, so, &w);
+        carry_over(s, so, &w);
+        so->base += n;
+        s->bytes += n;
+        p += n;
+        len -= n;
+    }
+    return st;
+}
+
+enum fl_status fl_scanner_close_source(struct fl_scanner *s, int src)
+{
+    if (src < 0 || (size_t)src >= s->nsources || !s->sources[src].open)
+        return FL_ERR_USAGE;
+    struct source *so = &s->sources[src];
+    s->cur = so;
+    hs_close_stream(so->stream, s->scratch, on_match, s);
+    so->stream = NULL;
+    so->open = false;
+    enum fl_status st = FL_OK;
+    /* the last line has no '\n': feed one so that it is handled like the others */
+    if (so->carry.len > 0 || so->npending > 0) {
+        char nl = '\n';
+        struct window w = {&nl, 1};
+        st = process(s, so, &w);
+        so->lines += so->carry.len > 0;
+        so->base += 1;
+    }
+    extract_close_source(&s->x, src);
+    buf_free(&so->carry);
+    return st;
+}
+
+uint64_t scanner_lines(const struct fl_scanner *s)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < s->nsources; i++)
+        n += s->sources[i].lines;
+    return n;
+}
+
+enum fl_status fl_scanner_finish(struct fl_scanner *s, struct fl_report **out)
+{
+    *out = NULL;
+    enum fl_status st = FL_OK;
+    for (size_t i = 0; i < s->nsources && st == FL_OK; i++)
+        if (s->sources[i].open)
+            st = fl_scanner_close_source(s, (int)i);
+    if (st != FL_OK)
+        return st;
+    struct fl_report *r = calloc(1, sizeof *r);
+    if (r == NULL)
+        return FL_ERR_NOMEM;
+    facts_init(&r->facts);
+    r->nsources = s->nsources;
+    r->bytes = s->bytes;
+    r->lines = scanner_lines(s);
+    r->ranks = malloc((s->nranks ? s->nranks : 1) * sizeof *r->ranks);
+    struct source_info *info = calloc(s->nsources ? s->nsources : 1, sizeof *info);
+    r->errors = calloc(s->nerrors ? s->nerrors : 1, sizeof *r->errors);
+    if (r->ranks == NULL || info == NULL || r->errors == NULL) {
+        free(info);
+        fl_report_free(r);
+        return FL_ERR_NOMEM;
+    }
+    memcpy(r->ranks, s->ranks, s->nranks * sizeof *r->ranks);
+    r->nranks = s->nranks;
+    for (size_t i = 0; i < s->nsources; i++)
+        info[i].name = s->sources[i].name;
+    for (size_t i = 0; i < s->nerrors; i++) {
+        r->errors[i].source = xstrdup(s->errors[i].name);
+        r->errors[i].msg = xstrdup(s->errors[i].msg);
+        r->nerrors++;
+    }
+    st = correlator_finish(&s->corr, &s->x, info, s->nsources, s->opts.max_evidence, r);
+    free(info);
+    for (size_t i = 0; i < s->x.facts.n && st == FL_OK; i++) {
+        const struct fact *f = &s->x.facts.items[i];
+        st = facts_add(&r->facts, f->key, strlen(f->key), f->value, strlen(f->value), true);
+    }
+    if (st != FL_OK) {
+        fl_report_free(r);
+        return st;
+    }
+    *out = r;
+    return FL_OK;
+}
