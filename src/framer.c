@@ -50,20 +50,21 @@ void framer_clean(const char *line, size_t len, size_t focus, struct buf *out)
     /* the carriage-return segment: tqdm redraws a bar with '\r', only the last state is real */
     const char *cr = memchr(line, '\r', end);
     if (cr) {
-        size_t seg_start = 0;
-        for (size_t i = 0; i <= end; i++) {
-            if (i == end || line[i] == '\r') {
-                bool holds = focus < len ? (focus >= seg_start && focus < i)
-                                         : i > seg_start;
+        size_t seg_start = 0, limit = end, best_start = 0, best_end = end;
+        for (size_t i = 0; i <= limit; i++) {
+            if (i == limit || line[i] == '\r') {
+                bool holds = focus < len ? (focus >= seg_start && focus < i) : i > seg_start;
                 if (holds) {
-                    start = seg_start;
-                    end = i;
+                    best_start = seg_start;
+                    best_end = i;
                     if (focus < len)
                         break;
                 }
                 seg_start = i + 1;
             }
         }
+        start = best_start;
+        end = best_end;
     }
     const unsigned char *p = (const unsigned char *)line + start;
     size_t n = end - start;

@@ -1,0 +1,10 @@
+#!/bin/sh
+# Every long option of `faultline diagnose --help` and `faultline kb --help` appears in README.md.
+set -u
+faultline=$1
+fail=0
+for opt in $( ("$faultline" diagnose --help; "$faultline" kb --help) | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+  [ "$opt" = "--help" ] && continue
+  grep -q -- "$opt" README.md || { echo "README.md does not document $opt"; fail=1; }
+done
+exit $fail

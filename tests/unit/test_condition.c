@@ -1,0 +1,106 @@
+/* test_condition.c — the condition grammar and config tests. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "kb.h"
+
+static const char *entry_src =
+    "---\nid: t\ntitle: T\ncategory: memory\nseverity: low\nsignals:\n"
+    "  - name: a\n    literal: 'alpha alpha'\n"
+    "  - name: b\n    literal: 'bravo bravo'\n"
+    "  - name: c\n    config: 'pp >= 4'\n"
+    "condition: 'COND'\n---\n## Root cause\n\nx\n";
+
+static enum fl_status load(const char *cond, struct entry *e, struct fl_error *err)
+{
+    char text[2048];
+    const char *at = strstr(entry_src, "COND");
+    snprintf(text, sizeof text, "%.*s%s%s", (int)(at - entry_src), entry_src, cond, at + 4);
+    return kb_parse_entry("t.md", text, strlen(text), e, err);
+}
+
+static bool eval(const char *cond, unsigned long a, unsigned long b, unsigned long c)
+{
+    struct entry e;
+    struct fl_error err;
+    if (load(cond, &e, &err) != FL_OK)
+        fail_msg("%s: %s", cond, err.msg);
+    unsigned long counts[3] = {a, b, c};
+    bool r = condition_eval(&e, counts);
+    kb_entry_free(&e);
+    return r;
+}
+
+static void grammar(void **state)
+{
+    (void)state;
+    assert_true(eval("a and b", 1, 1, 0));
+    assert_false(eval("a and b", 1, 0, 0));
+    assert_true(eval("a or b", 0, 1, 0));
+    assert_true(eval("a and not b", 2, 0, 0));
+    assert_false(eval("not (a or b)", 0, 1, 0));
+    assert_true(eval("#a >= 2 and c", 2, 0, 1));
+    assert_false(eval("#a >= 2", 1, 0, 0));
+    assert_true(eval("(a or b) and (not c or #b == 3)", 0, 3, 1));
+}
+
+static void errors(void **state)
+{
+    (void)state;
+    struct entry e;
+    struct fl_error err;
+    assert_int_equal(load("a and zulu", &e, &err), FL_ERR_KB);
+    assert_non_null(strstr(err.msg, "undefined signal 'zulu'"));
+    assert_int_equal(err.line, 13);
+    assert_int_equal(load("a and (b", &e, &err), FL_ERR_KB);
+    assert_int_equal(load("#a 2", &e, &err), FL_ERR_KB);
+    assert_int_equal(load("a b", &e, &err), FL_ERR_KB);
+}
+
+static void positive_signals(void **state)
+{
+    (void)state;
+    struct entry e;
+    struct fl_error err;
+    assert_int_equal(load("a and not b", &e, &err), FL_OK);
+    assert_true(e.signals[0].positive);
+    assert_false(e.signals[1].positive);
+    kb_entry_free(&e);
+}
+
+static void config_tests(void **state)
+{
+    (void)state;
+    struct config_test t;
+    char why[100];
+    assert_int_equal(config_parse("pipeline_model_parallel_size >= 4", &t, why, sizeof why), FL_OK);
+    assert_true(config_eval(&t, "4"));
+    assert_false(config_eval(&t, "2"));
+    assert_false(config_eval(&t, NULL));
+    free(t.fact);
+    free(t.value);
+    assert_int_equal(config_parse("variable_seq_lengths == true", &t, why, sizeof why), FL_OK);
+    assert_true(config_eval(&t, "True"));
+    free(t.fact);
+    free(t.value);
+    assert_int_equal(config_parse("NCCL_SOCKET_IFNAME absent", &t, why, sizeof why), FL_OK);
+    assert_true(config_eval(&t, NULL));
+    assert_false(config_eval(&t, "eth0"));
+    free(t.fact);
+    free(t.value);
+    assert_int_equal(config_parse("x ~ 3", &t, why, sizeof why), FL_ERR_KB);
+    free(t.fact);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(grammar), cmocka_unit_test(errors), cmocka_unit_test(positive_signals),
+        cmocka_unit_test(config_tests),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

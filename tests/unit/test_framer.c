@@ -1,0 +1,56 @@
+/* test_framer.c — newline counting and line cleaning. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "framer.h"
+
+static const char *clean(const char *in, size_t focus, struct buf *b)
+{
+    framer_clean(in, strlen(in), focus, b);
+    return b->data ? b->data : "";
+}
+
+static void cleaning(void **state)
+{
+    (void)state;
+    struct buf b;
+    buf_init(&b, 1024);
+    assert_string_equal(clean("\033[31mERROR\033[0m boom", 99, &b), "ERROR boom");
+    assert_string_equal(clean(" 10%|#  |\r 50%|### |\r100%|####|", 99, &b), "100%|####|");
+    assert_string_equal(clean("bar 10%\rRuntimeError: x\r", 99, &b), "RuntimeError: x");
+    assert_string_equal(clean("a\x01" "b", 99, &b), "a?b");
+    assert_string_equal(clean("caf\xc3\xa9 \xff!", 99, &b), "caf\xc3\xa9 ?!");
+    /* the segment holding the match wins over the last one */
+    assert_string_equal(clean("first part\rsecond", 2, &b), "first part");
+    buf_free(&b);
+}
+
+static void counting(void **state)
+{
+    (void)state;
+    assert_int_equal(framer_count_newlines("a\nb\n\nc", 6), 3);
+    assert_int_equal(framer_count_newlines("", 0), 0);
+}
+
+static void bounded(void **state)
+{
+    (void)state;
+    struct buf b;
+    buf_init(&b, 4);
+    assert_int_equal(buf_append(&b, "abcdef", 6), FL_ERR_LIMIT);
+    assert_int_equal(b.len, 4);
+    assert_string_equal(b.data, "abcd");
+    buf_free(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cleaning), cmocka_unit_test(counting), cmocka_unit_test(bounded),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,101 @@
+/* test_prefix.c — every prefix format parses its own sample, and real lines give rank/host/time. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "prefix.h"
+
+static struct line_meta parse(const char *line)
+{
+    struct line_meta m = {.rank = -1, .ts_ms = TS_UNKNOWN};
+    prefix_parse(line, strlen(line), &m, 2026);
+    return m;
+}
+
+static void every_sample_parses(void **state)
+{
+    (void)state;
+    size_t n;
+    const struct prefix_format *f = prefix_formats(&n);
+    for (size_t i = 0; i < n; i++) {
+        size_t pos = 0;
+        struct line_meta m = {.rank = -1, .ts_ms = TS_UNKNOWN};
+        if (!f[i].parse(f[i].sample, strlen(f[i].sample), &pos, &m, 2026))
+            fail_msg("format %s does not parse its sample '%s'", f[i].name, f[i].sample);
+        assert_true(pos > 0);
+    }
+}
+
+static void torchrun_with_c10_time(void **state)
+{
+    (void)state;
+    struct line_meta m = parse("[rank3]:[E501 12:00:03.123456 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught collective operation timeout");
+    assert_int_equal(m.rank, 3);
+    assert_true(m.ts_ms != TS_UNKNOWN);
+    assert_int_equal(m.ts_ms % 86400000, (12 * 3600 + 3) * 1000 + 123);
+    assert_string_equal(parse("[default7]:hello").host, "");
+    assert_int_equal(parse("[default7]:hello").rank, 7);
+}
+
+static void launchers(void **state)
+{
+    (void)state;
+    assert_int_equal(parse("3: Traceback (most recent call last):").rank, 3);
+    assert_int_equal(parse("[1,5]<stderr>:RuntimeError: boom").rank, 5);
+    struct line_meta m = parse("node-1: [rank3]: RuntimeError: boom");
+    assert_string_equal(m.host, "node-1");
+    assert_int_equal(m.rank, 3);
+    m = parse("gpu-node-7:2345:2400 [3] NCCL INFO NCCL version 2.21.5+cuda12.4");
+    assert_string_equal(m.host, "gpu-node-7");
+    assert_int_equal(m.rank, -1); /* the bracket is the CUDA device, not the rank */
+    m = parse("torch.OutOfMemoryError: CUDA out of memory.");
+    assert_string_equal(m.host, ""); /* a qualified exception name is not a host */
+    assert_int_equal(m.msg_off, 0);
+    assert_int_equal(parse("(VllmWorker rank=1 pid=254) ERROR boom").rank, 1);
+}
+
+static void times(void **state)
+{
+    (void)state;
+    struct line_meta a = parse("2026-05-01T12:00:03.500Z boom");
+    struct line_meta b = parse("2026-05-01 14:00:03,500 boom");
+    struct line_meta c = parse("2026-05-01T14:00:03.500+02:00 boom");
+    assert_int_equal(a.ts_ms, c.ts_ms);
+    assert_int_equal(b.ts_ms - a.ts_ms, 2 * 3600 * 1000);
+    struct line_meta s = parse("May  1 12:00:03 node-1 kernel: NVRM: Xid (PCI:0000:3b:00): 79");
+    assert_string_equal(s.host, "node-1");
+    assert_int_equal(s.ts_ms, a.ts_ms - 500);
+    assert_true(s.ts_no_year);
+    assert_int_equal(parse("[ 1234.567890] NVRM: Xid").ts_ms, TS_UNKNOWN);
+    assert_int_equal(days_from_civil(1970, 1, 1), 0);
+}
+
+static void paths(void **state)
+{
+    (void)state;
+    struct line_meta m = {.rank = -1};
+    prefix_from_path("logs/rank_3.log", &m);
+    assert_int_equal(m.rank, 3);
+    m = (struct line_meta){.rank = -1};
+    prefix_from_path("run/attempt_0/5/stderr.log", &m);
+    assert_int_equal(m.rank, 5);
+    m = (struct line_meta){.rank = -1};
+    prefix_from_path("job/node-2/worker-5.log", &m);
+    assert_int_equal(m.rank, 5);
+    assert_string_equal(m.host, "node-2");
+    m = (struct line_meta){.rank = -1};
+    prefix_from_path("rank12.out", &m);
+    assert_int_equal(m.rank, 12);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_sample_parses), cmocka_unit_test(torchrun_with_c10_time),
+        cmocka_unit_test(launchers), cmocka_unit_test(times), cmocka_unit_test(paths),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

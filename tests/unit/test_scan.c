@@ -1,0 +1,130 @@
+/* test_scan.c — the scanner finds the same things whatever the chunking, and extracts
+ * tracebacks, facts and C++ exceptions. Uses the compiled-in knowledge base (cuda-oom). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "faultline.h"
+#include "report.h"
+
+static const char *LOG =
+    "[rank0]:  pipeline_model_parallel_size .......... 4\n"
+    "[rank0]: NCCL_SOCKET_IFNAME=eth0 NCCL_DEBUG=INFO\n"
+    "node-1:100:200 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+    "[rank1]:2026-05-01 12:00:01,000 - INFO - step 1\n"
+    "[rank1]: Traceback (most recent call last):\n"
+    "[rank1]:   File \"/w/train.py\", line 10, in <module>\n"
+    "[rank1]:     main()\n"
+    "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of 79.15 GiB of which 1.00 GiB is free.\n"
+    "terminate called after throwing an instance of 'c10::DistBackendError'\n"
+    "  what():  [PG ID 0 PG GUID 0 Rank 2] Process group watchdog thread terminated with exception\n";
+
+static struct fl_kb *kb;
+
+static int setup(void **state)
+{
+    (void)state;
+    struct fl_error err;
+    fl_kb_new(&kb);
+    if (fl_kb_add_embedded(kb, &err) != FL_OK || fl_kb_compile(kb, &err) != FL_OK)
+        return -1;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    fl_kb_free(kb);
+    return 0;
+}
+
+static struct fl_report *scan_in_chunks(size_t chunk)
+{
+    struct fl_scanner *s;
+    assert_int_equal(fl_scanner_new(kb, NULL, &s), FL_OK);
+    int src;
+    assert_int_equal(fl_scanner_open_source(s, "job/rank_9.log", &src), FL_OK);
+    size_t n = strlen(LOG);
+    for (size_t i = 0; i < n; i += chunk)
+        assert_int_equal(fl_scanner_feed(s, src, LOG + i, n - i < chunk ? n - i : chunk), FL_OK);
+    struct fl_report *r;
+    assert_int_equal(fl_scanner_finish(s, &r), FL_OK);
+    fl_scanner_free(s);
+    return r;
+}
+
+static void same_result_for_any_chunking(void **state)
+{
+    (void)state;
+    size_t sizes[] = {1, 2, 3, 7, 64, 4096};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        struct fl_report *r = scan_in_chunks(sizes[k]);
+        assert_true(fl_report_diagnosis_count(r) >= 1);
+        assert_string_equal(fl_report_diagnosis_id(r, 0), "cuda-oom");
+        assert_int_equal(fl_report_diagnosis_rank(r, 0), 1);
+        assert_int_equal(r->lines, 10);
+        assert_int_equal(r->diagnoses[0].evidence[0].line, 8);
+        fl_report_free(r);
+    }
+}
+
+static void facts_extracted(void **state)
+{
+    (void)state;
+    struct fl_report *r = scan_in_chunks(5);
+    assert_string_equal(facts_get(&r->facts, "pipeline_model_parallel_size"), "4");
+    assert_string_equal(facts_get(&r->facts, "NCCL_SOCKET_IFNAME"), "eth0");
+    assert_string_equal(facts_get(&r->facts, "nccl_version"), "2.21.5");
+    assert_string_equal(facts_get(&r->facts, "oom_tried"), "2.00 GiB");
+    fl_report_free(r);
+}
+
+static void healthy_log_has_no_diagnosis(void **state)
+{
+    (void)state;
+    struct fl_scanner *s;
+    fl_scanner_new(kb, NULL, &s);
+    int src;
+    fl_scanner_open_source(s, "-", &src);
+    const char *ok = "step 1 loss 2.0\nstep 2 loss 1.9\nTraining completed.\n";
+    fl_scanner_feed(s, src, ok, strlen(ok));
+    struct fl_report *r;
+    fl_scanner_finish(s, &r);
+    assert_int_equal(fl_report_diagnosis_count(r), 0);
+    fl_report_free(r);
+    fl_scanner_free(s);
+}
+
+static void unclassified_exception(void **state)
+{
+    (void)state;
+    struct fl_scanner *s;
+    fl_scanner_new(kb, NULL, &s);
+    int src;
+    fl_scanner_open_source(s, "rank_2.log", &src);
+    const char *log = "Traceback (most recent call last):\n  File \"a.py\", line 3, in f\n    g()\n"
+                      "ZeroDivisionError: division by zero\n";
+    fl_scanner_feed(s, src, log, strlen(log));
+    struct fl_report *r;
+    fl_scanner_finish(s, &r);
+    assert_int_equal(fl_report_diagnosis_count(r), 1);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "unclassified");
+    assert_int_equal(fl_report_diagnosis_rank(r, 0), 2);
+    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "ZeroDivisionError: division by zero (at a.py:3 in f)"));
+    fl_report_free(r);
+    fl_scanner_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(same_result_for_any_chunking), cmocka_unit_test(facts_extracted),
+        cmocka_unit_test(healthy_log_has_no_diagnosis), cmocka_unit_test(unclassified_exception),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
