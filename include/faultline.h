@@ -155,6 +155,57 @@ enum fl_status fl_report_write(const struct fl_report *r, const struct fl_report
                                FILE *out);
 void fl_report_free(struct fl_report *r);
 
+/* ---------------------------------------------------------------- masking */
+
+/* Secrets and private details never leave faultline unmasked: reports and `faultline mask`
+ * output go through a masker. Secrets (tokens, keys, passwords, private key blocks) become
+ * typed placeholders (<hf-token>, <api-key>, <secret>, ...). In FL_MASK_ALL mode private details
+ * become pseudonyms that are consistent within one masker: the same address is ip-3 everywhere,
+ * the same host host-2, the same e-mail <email-1>, the same home folder /home/user-1/.
+ *
+ * A masker holds pseudonym tables and streaming state: use one per output, on one thread.
+ * Matching is never done on masked text: mask what is written, not what is scanned. */
+
+enum fl_mask_mode { FL_MASK_ALL = 0, FL_MASK_SECRETS = 1 };
+
+struct fl_masker;
+
+/* Compiles the masking patterns (one Vectorscan database, PCRE2 for exact spans). The masker is
+ * owned by the caller and released with fl_masker_free. */
+enum fl_status fl_masker_new(enum fl_mask_mode mode, struct fl_masker **out);
+void fl_masker_free(struct fl_masker *m);
+
+/* Registers a host name: every later occurrence (as a whole name, or the first label of a
+ * dotted name) is written host-N. Names that cannot be hosts (too short, no letter, localhost,
+ * addresses) are ignored with FL_OK. A no-op in FL_MASK_SECRETS mode. The name is copied. */
+enum fl_status fl_masker_add_host(struct fl_masker *m, const char *name);
+
+/* Masks len bytes of text (any number of lines) into a new NUL-terminated string in *out
+ * (length in *out_len, may be NULL), owned by the caller (free). A private key block left open
+ * at the end of the text is closed: apply calls do not share line state, only pseudonyms. */
+enum fl_status fl_masker_apply(struct fl_masker *m, const char *text, size_t len, char **out,
+                               size_t *out_len);
+
+/* Streaming: masks a log fed in chunks of any size, line by line (lines are cut at 64 KiB), and
+ * writes it to out. A private key block is masked across lines. fl_masker_end writes what is
+ * left of an unterminated last line and resets the line state (call it between two logs). */
+enum fl_status fl_masker_write(struct fl_masker *m, const void *buf, size_t len, FILE *out);
+enum fl_status fl_masker_end(struct fl_masker *m, FILE *out);
+/* Reads in until end of file and writes it masked to out (write + end). */
+enum fl_status fl_masker_stream(struct fl_masker *m, FILE *in, FILE *out);
+
+/* Reads PATH by the rules of fl_scan_path (file, folder, .gz, .zst, tar archive, "-" for stdin)
+ * and writes every source, masked, to out, one after the other. Host names in the paths
+ * (node-2/rank_5.log) are registered first. The return follows fl_scan_path. */
+enum fl_status fl_mask_path(struct fl_masker *m, const char *path, FILE *out,
+                            struct fl_error *err);
+
+/* Masks a report in place: evidence text and source names, facts values, initiating hosts,
+ * explanations, the note and the unreadable-source messages. Hosts seen in the report (line
+ * prefixes, paths, initiating hosts) are registered first, so that they are masked everywhere.
+ * Field names and the report's shape do not change. Call it after fl_scanner_finish. */
+enum fl_status fl_report_mask(struct fl_report *r, struct fl_masker *m);
+
 #ifdef __cplusplus
 }
 #endif

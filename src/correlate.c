@@ -20,6 +20,7 @@
  */
 #include "correlate.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,20 +126,25 @@ struct candidate {
     bool dropped;
 };
 
+/* The entry's first occurrence, and its initiating rank: the earliest occurrence on a known rank
+ * (a launcher's summary line has no rank of its own, but the line after it names one). */
 static void first_event(const struct entry_state *st, struct candidate *cd)
 {
     cd->first_ts = TS_UNKNOWN;
     cd->first_seq = UINT64_MAX;
     cd->rank = -1;
-    for (size_t i = 0; i < st->nranks; i++) {
-        const struct rank_seen *r = &st->ranks[i];
-        if (cd->first_seq == UINT64_MAX ||
-            earlier(r->first_ts, r->first_seq, cd->first_ts, cd->first_seq)) {
-            cd->first_ts = r->first_ts;
-            cd->first_seq = r->first_seq;
-            cd->rank = r->rank;
+    for (int known = 1; known >= 0 && cd->first_seq == UINT64_MAX; known--)
+        for (size_t i = 0; i < st->nranks; i++) {
+            const struct rank_seen *r = &st->ranks[i];
+            if (known && r->rank < 0)
+                continue;
+            if (cd->first_seq == UINT64_MAX ||
+                earlier(r->first_ts, r->first_seq, cd->first_ts, cd->first_seq)) {
+                cd->first_ts = r->first_ts;
+                cd->first_seq = r->first_seq;
+                cd->rank = r->rank;
+            }
         }
-    }
     cd->host[0] = '\0';
     for (size_t i = 0; i < st->nevents; i++)
         if (st->events[i].rank == cd->rank && st->events[i].host[0]) {
@@ -284,7 +290,7 @@ static long hang_suspect(const struct extractor *x, const struct entry_state *st
                 silent_rank = ranks[i];
         }
     }
-    if (silent == 1 && st->nranks > 0) {
+    if (silent == 1 && st->nranks >= 2) {
         buf_printf(why, "every rank but %ld reported the timeout: rank %ld never reached the collective",
                    silent_rank, silent_rank);
         return silent_rank;
@@ -457,6 +463,12 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
     if (top->first_ts == TS_UNKNOWN && nprimary > 1)
         buf_printf(&why, " The logs carry no timestamps: order within files and the specificity "
                    "of the matches decided.");
+    for (size_t i = 0; i < r->ndiagnoses; i++) {
+        struct diagnosis *d = &r->diagnoses[i];
+        const char *h = d->rank >= 0 && !d->host[0] ? extract_host_of(x, d->rank) : NULL;
+        if (h)
+            snprintf(d->host, HOST_MAX, "%s", h);
+    }
     r->note = buf_steal(&why);
     for (size_t i = 0; i < r->ndiagnoses; i++) {
         struct diagnosis *d = &r->diagnoses[i];

@@ -10,6 +10,7 @@
 #include "extract.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,8 @@ static const struct builtin_pattern builtins[] = {
      "WorkNCCL\\(SeqNum=(?<seq>[0-9]+), OpType=(?<op>[A-Za-z_]+)"},
     {BUILTIN_WATCHDOG_SEQ, "last enqueued NCCL work: [0-9]+", 0,
      "last enqueued NCCL work: (?<seq>[0-9]+)"},
+    {BUILTIN_RANK_HOST, "NCCL INFO comm 0x[0-9a-f]+ rank [0-9]+ nranks [0-9]+", 0,
+     "NCCL INFO comm 0x[0-9a-f]+ rank (?<rank>[0-9]+) nranks"},
 };
 
 const struct builtin_pattern *extract_builtin_patterns(size_t *n)
@@ -89,6 +92,7 @@ void extractor_free(struct extractor *x)
     free(x->exceptions);
     free(x->progress);
     free(x->seqnums);
+    free(x->hosts);
     for (size_t i = 0; i < x->nopen; i++) {
         free(x->open[i].frame);
         free(x->open[i].cpp_type);
@@ -146,12 +150,52 @@ static enum fl_status captures_to_facts(struct extractor *x, pcre2_code *re, con
     return FL_OK;
 }
 
-enum fl_status extract_captures(struct extractor *x, const struct fl_kb *kb, int pattern,
-                                const struct line_view *lv)
+static bool ends_with(const char *s, const char *end)
 {
+    size_t n = strlen(s), e = strlen(end);
+    return n >= e && strcmp(s + n - e, end) == 0;
+}
+
+/* Captures named rank / *_rank (not *local_rank) and host / *_host name the rank or host the
+ * line is about, which is not always the one that printed it (torchelastic's summary names the
+ * failed rank; c10d's monitored barrier names the rank that did not arrive). */
+static void meta_from_captures(struct extractor *x, pcre2_code *re, const char *s,
+                               struct line_meta *meta)
+{
+    uint32_t count, entry_size;
+    PCRE2_SPTR table;
+    pcre2_pattern_info(re, PCRE2_INFO_NAMECOUNT, &count);
+    pcre2_pattern_info(re, PCRE2_INFO_NAMEENTRYSIZE, &entry_size);
+    pcre2_pattern_info(re, PCRE2_INFO_NAMETABLE, &table);
+    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(x->md);
+    for (uint32_t i = 0; i < count; i++, table += entry_size) {
+        int num = (table[0] << 8) | table[1];
+        const char *name = (const char *)table + 2;
+        if (ov[2 * num] == PCRE2_UNSET)
+            continue;
+        const char *v = s + ov[2 * num];
+        size_t vl = ov[2 * num + 1] - ov[2 * num];
+        if ((strcmp(name, "rank") == 0 || ends_with(name, "_rank")) && !ends_with(name, "local_rank") &&
+            vl > 0 && isdigit((unsigned char)v[0]))
+            meta->rank = strtol(v, NULL, 10);
+        else if ((strcmp(name, "host") == 0 || ends_with(name, "_host")) && vl > 0 && vl < HOST_MAX) {
+            memcpy(meta->host, v, vl);
+            meta->host[vl] = '\0';
+        }
+    }
+}
+
+bool extract_captures(struct extractor *x, const struct fl_kb *kb, int pattern,
+                      const struct line_view *lv, bool want_facts, struct line_meta *meta,
+                      enum fl_status *st)
+{
+    *st = FL_OK;
     if (kb->pcre[pattern] == NULL || run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) <= 0)
-        return FL_OK;
-    return captures_to_facts(x, kb->pcre[pattern], lv->msg);
+        return false;
+    meta_from_captures(x, kb->pcre[pattern], lv->msg, meta);
+    if (want_facts)
+        *st = captures_to_facts(x, kb->pcre[pattern], lv->msg);
+    return true;
 }
 
 /* Pairs of key/value groups, for every occurrence on the line (flags, environment). */
@@ -324,9 +368,36 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
     case BUILTIN_WATCHDOG_SEQ:
         note_seqnum(x, kb, pattern, lv);
         return FL_OK;
+    case BUILTIN_RANK_HOST:
+        if (lv->meta.host[0] && run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) > 0) {
+            size_t n;
+            const char *r = group(x, kb, pattern, lv->msg, "rank", &n);
+            if (r)
+                extract_note_host(x, strtol(r, NULL, 10), lv->meta.host);
+        }
+        return FL_OK;
     default:
         return FL_OK;
     }
+}
+
+void extract_note_host(struct extractor *x, long rank, const char *host)
+{
+    if (rank < 0 || !host[0] || extract_host_of(x, rank))
+        return;
+    if (GROW(x->hosts, x->hosts_cap, x->nhosts, RANK_HOSTS_MAX) != FL_OK)
+        return;
+    x->hosts[x->nhosts].rank = rank;
+    snprintf(x->hosts[x->nhosts].host, HOST_MAX, "%s", host);
+    x->nhosts++;
+}
+
+const char *extract_host_of(const struct extractor *x, long rank)
+{
+    for (size_t i = 0; i < x->nhosts; i++)
+        if (x->hosts[i].rank == rank)
+            return x->hosts[i].host;
+    return NULL;
 }
 
 bool extract_following(const struct extractor *x, int src)

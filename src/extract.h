@@ -70,6 +70,13 @@ struct seqnum {
 
 struct tb_state;
 
+#define RANK_HOSTS_MAX 65536
+
+struct rank_host {
+    long rank;
+    char host[HOST_MAX];
+};
+
 struct extractor {
     struct facts facts;
     struct exception_event *exceptions;
@@ -79,6 +86,8 @@ struct extractor {
     size_t nprogress, progress_cap;
     struct seqnum *seqnums;     /* the highest watchdog SeqNum reported by each rank */
     size_t nseqnums, seqnums_cap;
+    struct rank_host *hosts;    /* which host each rank runs on, when a line says both */
+    size_t nhosts, hosts_cap;
     struct tb_state *open;      /* open tracebacks, at most a few per source */
     size_t nopen, open_cap;
     uint64_t seq;
@@ -91,9 +100,15 @@ void extractor_free(struct extractor *x);
 /* A built-in pattern matched this line. */
 enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int pattern,
                                 const struct line_view *lv);
-/* Named captures of a KB regex signal that matched this line become facts. */
-enum fl_status extract_captures(struct extractor *x, const struct fl_kb *kb, int pattern,
-                                const struct line_view *lv);
+/* Runs a KB signal's PCRE2 on the line: false when it does not match (a prefiltered pattern
+ * that Vectorscan over-approximated). Captures named rank/host override *meta; with want_facts,
+ * every named capture becomes a fact. */
+bool extract_captures(struct extractor *x, const struct fl_kb *kb, int pattern,
+                      const struct line_view *lv, bool want_facts, struct line_meta *meta,
+                      enum fl_status *st);
+/* Records that rank runs on host (the first host seen for a rank wins). */
+void extract_note_host(struct extractor *x, long rank, const char *host);
+const char *extract_host_of(const struct extractor *x, long rank);
 /* True while src has an open traceback and wants every next line. */
 bool extract_following(const struct extractor *x, int src);
 enum fl_status extract_on_line(struct extractor *x, const struct line_view *lv);

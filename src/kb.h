@@ -84,6 +84,7 @@ enum builtin {
     BUILTIN_PYSPY_THREAD,  /* py-spy dump: Thread 0x... (active): "MainThread" */
     BUILTIN_PYSPY_PROCESS, /* py-spy dump: Process 1234: python train.py */
     BUILTIN_FAULTHANDLER,  /* faulthandler: Thread 0x... (most recent call first): */
+    BUILTIN_RANK_HOST,     /* NCCL INFO comm 0x... rank N nranks M: which host rank N runs on */
     BUILTIN_COUNT
 };
 

@@ -44,19 +44,19 @@ long input_read(struct input *in, void *buf, size_t n)
     return (long)k;
 }
 
-enum fl_status reader_plain(struct fl_scanner *s, struct input *in, char *buf, struct fl_error *err)
+enum fl_status reader_plain(const struct sink *s, struct input *in, char *buf, struct fl_error *err)
 {
     int src;
-    enum fl_status st = fl_scanner_open_source(s, in->name, &src);
+    enum fl_status st = s->open(s->ctx, in->name, &src);
     if (st != FL_OK)
         return error_set(err, st, in->name, 0, 0, "%s", fl_strerror(st));
     long n;
     while ((n = input_read(in, buf, READ_CHUNK)) > 0)
-        if ((st = fl_scanner_feed(s, src, buf, (size_t)n)) != FL_OK)
+        if ((st = s->feed(s->ctx, src, buf, (size_t)n)) != FL_OK)
             break;
     if (n < 0)
         st = error_set(err, FL_ERR_IO, in->name, 0, 0, "read error: %s", strerror(errno));
-    enum fl_status cs = fl_scanner_close_source(s, src);
+    enum fl_status cs = s->close(s->ctx, src);
     return st != FL_OK ? st : cs;
 }
 
@@ -93,7 +93,7 @@ static bool tar_name(const char *name)
     return false;
 }
 
-static enum fl_status read_input(struct fl_scanner *s, struct input *in, bool is_stdin,
+static enum fl_status read_input(const struct sink *s, struct input *in, bool is_stdin,
                                  struct fl_error *err)
 {
     char *buf = malloc(READ_CHUNK);
@@ -125,7 +125,7 @@ static enum fl_status read_input(struct fl_scanner *s, struct input *in, bool is
     return st;
 }
 
-static enum fl_status scan_file(struct fl_scanner *s, const char *path, struct fl_error *err)
+static enum fl_status scan_file(const struct sink *s, const char *path, struct fl_error *err)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -137,7 +137,7 @@ static enum fl_status scan_file(struct fl_scanner *s, const char *path, struct f
 }
 
 struct walk_ctx {
-    struct fl_scanner *s;
+    const struct sink *s;
     struct fl_error *err;
     size_t read, failed;
 };
@@ -152,7 +152,7 @@ static enum fl_status walk_file(void *vctx, const char *path)
         return FL_OK;
     }
     ctx->failed++;
-    fl_scanner_note_error(ctx->s, e.file[0] ? e.file : path, e.msg);
+    ctx->s->note_error(ctx->s->ctx, e.file[0] ? e.file : path, e.msg);
     if (ctx->err)
         *ctx->err = e;
     /* a partial source was still scanned; keep going with the others */
@@ -163,17 +163,17 @@ static void walk_error(void *vctx, const char *path, const char *msg)
 {
     struct walk_ctx *ctx = vctx;
     ctx->failed++;
-    fl_scanner_note_error(ctx->s, path, msg);
+    ctx->s->note_error(ctx->s->ctx, path, msg);
     error_set(ctx->err, FL_ERR_IO, path, 0, 0, "%s", msg);
 }
 
-enum fl_status fl_scan_path(struct fl_scanner *s, const char *path, struct fl_error *err)
+enum fl_status reader_path(const struct sink *s, const char *path, struct fl_error *err)
 {
     if (strcmp(path, "-") == 0) {
         struct input in = {.fd = STDIN_FILENO, .name = "-"};
         enum fl_status st = read_input(s, &in, true, err);
         if (st != FL_OK)
-            fl_scanner_note_error(s, "-", err ? err->msg : fl_strerror(st));
+            s->note_error(s->ctx, "-", err ? err->msg : fl_strerror(st));
         return st;
     }
     struct stat sb;
@@ -190,6 +190,33 @@ enum fl_status fl_scan_path(struct fl_scanner *s, const char *path, struct fl_er
     }
     enum fl_status st = scan_file(s, path, err);
     if (st != FL_OK && st != FL_ERR_NOMEM)
-        fl_scanner_note_error(s, path, err ? err->msg : fl_strerror(st));
+        s->note_error(s->ctx, path, err ? err->msg : fl_strerror(st));
     return st;
+}
+
+/* The scanner as a sink */
+static enum fl_status scanner_open(void *ctx, const char *name, int *src)
+{
+    return fl_scanner_open_source(ctx, name, src);
+}
+
+static enum fl_status scanner_feed(void *ctx, int src, const void *buf, size_t len)
+{
+    return fl_scanner_feed(ctx, src, buf, len);
+}
+
+static enum fl_status scanner_close(void *ctx, int src)
+{
+    return fl_scanner_close_source(ctx, src);
+}
+
+static void scanner_note(void *ctx, const char *name, const char *msg)
+{
+    fl_scanner_note_error(ctx, name, msg);
+}
+
+enum fl_status fl_scan_path(struct fl_scanner *s, const char *path, struct fl_error *err)
+{
+    const struct sink sink = {s, scanner_open, scanner_feed, scanner_close, scanner_note};
+    return reader_path(&sink, path, err);
 }

@@ -2,6 +2,9 @@
  * reader.h — bytes from wherever logs live (internal): plain files, stdin, gzip and zstd
  * streams, tar archives (libarchive). Every backend streams with a fixed buffer: nothing is ever
  * decompressed whole into memory, so a 50 GB .zst costs the same memory as a 5 KB log.
+ *
+ * The backends do not know who consumes the bytes: they feed a struct sink. The scanner is one
+ * sink (fl_scan_path), the masker another (fl_mask_path); both read paths by the same rules.
  */
 #ifndef FL_READER_H
 #define FL_READER_H
@@ -24,11 +27,25 @@ struct input {
 /* Reads up to n bytes, head first; returns bytes read, 0 at end, -1 on error (errno set). */
 long input_read(struct input *in, void *buf, size_t n);
 
-/* Backends: each feeds the scanner and fills err with a message naming the source on failure. */
-enum fl_status reader_plain(struct fl_scanner *s, struct input *in, char *buf, struct fl_error *err);
-enum fl_status reader_gz(struct fl_scanner *s, struct input *in, char *buf, struct fl_error *err);
-enum fl_status reader_zstd(struct fl_scanner *s, struct input *in, char *buf, struct fl_error *err);
-enum fl_status reader_archive(struct fl_scanner *s, struct input *in, char *buf,
+/* Where the bytes go: one source per file or archive member, opened, fed, closed. */
+struct sink {
+    void *ctx;
+    enum fl_status (*open)(void *ctx, const char *name, int *src);
+    enum fl_status (*feed)(void *ctx, int src, const void *buf, size_t len);
+    enum fl_status (*close)(void *ctx, int src);
+    /* a source that could not be read completely */
+    void (*note_error)(void *ctx, const char *name, const char *msg);
+};
+
+/* Reads PATH (file, folder, .gz, .zst, tar archive, "-" for stdin) into the sink, with the
+ * error rules of fl_scan_path. */
+enum fl_status reader_path(const struct sink *s, const char *path, struct fl_error *err);
+
+/* Backends: each feeds the sink and fills err with a message naming the source on failure. */
+enum fl_status reader_plain(const struct sink *s, struct input *in, char *buf, struct fl_error *err);
+enum fl_status reader_gz(const struct sink *s, struct input *in, char *buf, struct fl_error *err);
+enum fl_status reader_zstd(const struct sink *s, struct input *in, char *buf, struct fl_error *err);
+enum fl_status reader_archive(const struct sink *s, struct input *in, char *buf,
                               struct fl_error *err);
 
 #endif

@@ -29,7 +29,7 @@ static la_ssize_t arc_read(struct archive *a, void *vctx, const void **out)
     return n;
 }
 
-enum fl_status reader_archive(struct fl_scanner *s, struct input *in, char *buf,
+enum fl_status reader_archive(const struct sink *s, struct input *in, char *buf,
                               struct fl_error *err)
 {
     struct archive *a = archive_read_new();
@@ -65,18 +65,18 @@ enum fl_status reader_archive(struct fl_scanner *s, struct input *in, char *buf,
         else
             buf_printf(&name, "%s:%s", in->name, archive_entry_pathname(e));
         int src;
-        if ((st = fl_scanner_open_source(s, name.data, &src)) != FL_OK)
+        if ((st = s->open(s->ctx, name.data, &src)) != FL_OK)
             break;
         members++;
         la_ssize_t n;
         while ((n = archive_read_data(a, buf, READ_CHUNK)) > 0)
-            if ((st = fl_scanner_feed(s, src, buf, (size_t)n)) != FL_OK)
+            if ((st = s->feed(s->ctx, src, buf, (size_t)n)) != FL_OK)
                 break;
         if (st == FL_OK && n < 0)
             st = error_set(err, FL_ERR_FORMAT, name.data, 0, 0,
                            "truncated or corrupt archive member: %s (the data before was read)",
                            archive_error_string(a));
-        enum fl_status cs = fl_scanner_close_source(s, src);
+        enum fl_status cs = s->close(s->ctx, src);
         if (st == FL_OK)
             st = cs;
     }

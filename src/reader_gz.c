@@ -13,10 +13,10 @@
 
 #define GZ_IN (1u << 16)
 
-enum fl_status reader_gz(struct fl_scanner *s, struct input *in, char *buf, struct fl_error *err)
+enum fl_status reader_gz(const struct sink *s, struct input *in, char *buf, struct fl_error *err)
 {
     int src;
-    enum fl_status st = fl_scanner_open_source(s, in->name, &src);
+    enum fl_status st = s->open(s->ctx, in->name, &src);
     if (st != FL_OK)
         return st;
     unsigned char *inbuf = malloc(GZ_IN);
@@ -24,7 +24,7 @@ enum fl_status reader_gz(struct fl_scanner *s, struct input *in, char *buf, stru
     memset(&z, 0, sizeof z);
     if (inbuf == NULL || inflateInit2(&z, 15 + 32) != Z_OK) {
         free(inbuf);
-        fl_scanner_close_source(s, src);
+        s->close(s->ctx, src);
         return FL_ERR_NOMEM;
     }
     int zr = Z_OK;
@@ -47,7 +47,7 @@ enum fl_status reader_gz(struct fl_scanner *s, struct input *in, char *buf, stru
         zr = inflate(&z, Z_NO_FLUSH);
         size_t produced = READ_CHUNK - z.avail_out;
         if (produced)
-            st = fl_scanner_feed(s, src, buf, produced);
+            st = s->feed(s->ctx, src, buf, produced);
         any = true;
         if (zr == Z_STREAM_END) {
             if (z.avail_in == 0 && !eof) {
@@ -72,6 +72,6 @@ enum fl_status reader_gz(struct fl_scanner *s, struct input *in, char *buf, stru
                            : "empty gzip stream");
     inflateEnd(&z);
     free(inbuf);
-    enum fl_status cs = fl_scanner_close_source(s, src);
+    enum fl_status cs = s->close(s->ctx, src);
     return st != FL_OK ? st : cs;
 }

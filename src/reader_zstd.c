@@ -10,10 +10,10 @@
 #include <string.h>
 #include <zstd.h>
 
-enum fl_status reader_zstd(struct fl_scanner *s, struct input *in, char *buf, struct fl_error *err)
+enum fl_status reader_zstd(const struct sink *s, struct input *in, char *buf, struct fl_error *err)
 {
     int src;
-    enum fl_status st = fl_scanner_open_source(s, in->name, &src);
+    enum fl_status st = s->open(s->ctx, in->name, &src);
     if (st != FL_OK)
         return st;
     size_t in_cap = ZSTD_DStreamInSize();
@@ -22,7 +22,7 @@ enum fl_status reader_zstd(struct fl_scanner *s, struct input *in, char *buf, st
     if (inbuf == NULL || dctx == NULL) {
         free(inbuf);
         ZSTD_freeDCtx(dctx);
-        fl_scanner_close_source(s, src);
+        s->close(s->ctx, src);
         return FL_ERR_NOMEM;
     }
     /* cap the window so that a hostile frame header cannot ask for gigabytes */
@@ -40,7 +40,7 @@ enum fl_status reader_zstd(struct fl_scanner *s, struct input *in, char *buf, st
                 break;
             }
             if (zout.pos)
-                st = fl_scanner_feed(s, src, buf, zout.pos);
+                st = s->feed(s->ctx, src, buf, zout.pos);
         }
     }
     if (st == FL_OK && n < 0)
@@ -52,7 +52,7 @@ enum fl_status reader_zstd(struct fl_scanner *s, struct input *in, char *buf, st
         size_t r = ZSTD_decompressStream(dctx, &zout, &zin);
         if (ZSTD_isError(r) || zout.pos == 0)
             break;
-        st = fl_scanner_feed(s, src, buf, zout.pos);
+        st = s->feed(s->ctx, src, buf, zout.pos);
         last = r;
     }
     if (st == FL_OK && last != 0)
@@ -60,6 +60,6 @@ enum fl_status reader_zstd(struct fl_scanner *s, struct input *in, char *buf, st
                        "truncated zstd stream (the data before the cut was read)");
     ZSTD_freeDCtx(dctx);
     free(inbuf);
-    enum fl_status cs = fl_scanner_close_source(s, src);
+    enum fl_status cs = s->close(s->ctx, src);
     return st != FL_OK ? st : cs;
 }

@@ -326,8 +326,10 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
     enum fl_status st = FL_OK;
     if (extract_following(&s->x, lv.src))
         st = extract_on_line(&s->x, &lv);
-    if (nm)
+    if (nm) {
         note_rank(s, lv.meta.rank);
+        extract_note_host(&s->x, lv.meta.rank, lv.meta.host);
+    }
     unsigned ids[64];
     size_t nids = 0;
     for (size_t i = 0; i < nm && nids < 64; i++)
@@ -341,16 +343,15 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
             st = extract_on_match(&s->x, s->kb, (int)ids[i], &lv);
             continue;
         }
-        if (pat->hs_flags & HS_FLAG_PREFILTER) {
-            /* Vectorscan only pre-filtered this pattern: PCRE2 decides */
-            if (pcre2_match(s->kb->pcre[ids[i]], (PCRE2_SPTR)lv.text, lv.len, 0, 0, s->x.md,
-                            NULL) < 0)
+        struct line_view ev = lv;
+        if (s->kb->pcre[ids[i]]) {
+            /* PCRE2 confirms prefiltered patterns and reads the captures */
+            bool want_facts = s->corr.st[pat->entry].counts[pat->signal] < 4;
+            bool matched = extract_captures(&s->x, s->kb, (int)ids[i], &lv, want_facts, &ev.meta, &st);
+            if (st != FL_OK || (!matched && (pat->hs_flags & HS_FLAG_PREFILTER)))
                 continue;
         }
-        st = correlator_add(&s->corr, pat->entry, pat->signal, &lv);
-        if (st == FL_OK && s->kb->pcre[ids[i]] &&
-            s->corr.st[pat->entry].counts[pat->signal] <= 4)
-            st = extract_captures(&s->x, s->kb, (int)ids[i], &lv);
+        st = correlator_add(&s->corr, pat->entry, pat->signal, &ev);
     }
     if (!s->year_known && lv.meta.ts_ms != TS_UNKNOWN && !lv.meta.ts_no_year) {
         /* formats without a year take the year of the first dated line */

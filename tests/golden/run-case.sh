@@ -1,7 +1,7 @@
 #!/bin/sh
 # One golden case: a folder with `args` (the diagnose arguments, relative to the repository
-# root), `expected.json` (the report, compared as data) or `expected.stderr` (a substring of
-# stderr), and `expected.exit` (the exit status). Update with scripts/update-golden.sh.
+# root), `expected.json` (the report, compared as data), `expected.stdout` / `expected.stderr`
+# (a substring of each), and `expected.exit` (the exit status). Update with scripts/update-golden.sh.
 set -u
 faultline=$1 jsoncmp=$2 case=$3
 args=$(cat "$case/args")
@@ -19,6 +19,9 @@ if [ "$rc" != "$want" ]; then
 fi
 if [ -f "$case/expected.json" ]; then
   "$jsoncmp" "$case/expected.json" "$out" || exit 1
+fi
+if [ -f "$case/expected.stdout" ]; then
+  grep -qF -- "$(cat "$case/expected.stdout")" "$out" || { echo "stdout lacks: $(cat "$case/expected.stdout")"; exit 1; }
 fi
 if [ -f "$case/expected.stderr" ]; then
   grep -qF -- "$(cat "$case/expected.stderr")" "$err" || { echo "stderr lacks: $(cat "$case/expected.stderr")"; cat "$err"; exit 1; }

@@ -1,10 +1,26 @@
 /*
  * jsoncmp.c — compares two JSON documents as data (key order and whitespace do not matter).
  * The "version" field is blanked in both, so a version bump does not rewrite every expectation.
- * Usage: jsoncmp EXPECTED ACTUAL; exit 0 when equal, 1 with both documents printed otherwise.
+ * With --ignore-sources, source names are blanked too (evidence "source", input "errors"), so
+ * the same log read from a file, an archive or stdin compares equal.
+ * Usage: jsoncmp [--ignore-sources] EXPECTED ACTUAL; exit 0 when equal, 1 otherwise.
  */
 #include <jansson.h>
 #include <stdio.h>
+#include <string.h>
+
+static int ignore_sources;
+
+static void blank_sources(json_t *root)
+{
+    json_t *diags = json_object_get(root, "diagnoses");
+    size_t i, j;
+    json_t *d, *e;
+    json_array_foreach(diags, i, d) {
+        json_array_foreach(json_object_get(d, "evidence"), j, e)
+            json_object_set_new(e, "source", json_string(""));
+    }
+}
 
 static json_t *load(const char *path)
 {
@@ -16,13 +32,20 @@ static json_t *load(const char *path)
     }
     if (json_is_object(j))
         json_object_set_new(j, "version", json_string(""));
+    if (ignore_sources)
+        blank_sources(j);
     return j;
 }
 
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "--ignore-sources") == 0) {
+        ignore_sources = 1;
+        argv++;
+        argc--;
+    }
     if (argc != 3) {
-        fprintf(stderr, "usage: jsoncmp EXPECTED ACTUAL\n");
+        fprintf(stderr, "usage: jsoncmp [--ignore-sources] EXPECTED ACTUAL\n");
         return 2;
     }
     json_t *a = load(argv[1]), *b = load(argv[2]);
