@@ -255,7 +255,7 @@ static void add_collateral(struct diagnosis *d, const struct entry *e, const str
 /* For a collective timeout with no cause in sight: the rank whose sequence number lags, or a rank
  * of the run that never reported the timeout (it was somewhere else). */
 static long hang_suspect(const struct extractor *x, const struct entry_state *st,
-                         const long *ranks, size_t nranks, struct buf *why)
+                         const long *ranks, size_t nranks, bool silent_rule, struct buf *why)
 {
     long min_seq = -1, max_seq = -1, suspect = -1;
     size_t at_min = 0;
@@ -278,6 +278,8 @@ static long hang_suspect(const struct extractor *x, const struct entry_state *st
                    suspect, min_seq, max_seq);
         return suspect;
     }
+    if (!silent_rule)
+        return -1;
     size_t silent = 0;
     long silent_rank = -1;
     for (size_t i = 0; i < nranks; i++) {
@@ -450,12 +452,15 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
                 add_collateral(top, &kb->entries[cands[i].entry], &c->st[cands[i].entry]);
         buf_printf(&why, "The first primary failure decides the initiating rank; %zu collateral "
                    "failure(s) are listed as its consequences.", top->ncollateral);
-    } else {
-        long suspect = hang_suspect(x, &c->st[topc->entry], r->ranks, r->nranks, &why);
-        if (suspect >= 0) {
+    }
+    if (nprimary == 0 || strcmp(top->category, "network") == 0) {
+        /* a hang: everyone times out in a collective; the suspect is who did not get there */
+        size_t before = why.len;
+        long suspect = hang_suspect(x, &c->st[topc->entry], r->ranks, r->nranks, nprimary == 0, &why);
+        if (suspect >= 0 && suspect != top->rank) {
             top->rank = suspect;
             top->host[0] = '\0';
-        } else {
+        } else if (nprimary == 0 && why.len == before) {
             buf_printf(&why, "Only collateral failures were found: the cause is not in these logs; "
                        "the rank shown reported first.");
         }

@@ -45,8 +45,8 @@ static const struct builtin_pattern builtins[] = {
      0, NULL},
     {BUILTIN_WATCHDOG_SEQ, "WorkNCCL\\(SeqNum=[0-9]+, OpType=", 0,
      "WorkNCCL\\(SeqNum=(?<seq>[0-9]+), OpType=(?<op>[A-Za-z_]+)"},
-    {BUILTIN_WATCHDOG_SEQ, "last enqueued NCCL work: [0-9]+", 0,
-     "last enqueued NCCL work: (?<seq>[0-9]+)"},
+    {BUILTIN_WATCHDOG_SEQ, "last enqueued NCCL work: [0-9]+", HS_FLAG_CASELESS,
+     "(?i)last enqueued NCCL work: (?<seq>[0-9]+)"},
     {BUILTIN_RANK_HOST, "NCCL INFO comm 0x[0-9a-f]+ rank [0-9]+ nranks [0-9]+", 0,
      "NCCL INFO comm 0x[0-9a-f]+ rank (?<rank>[0-9]+) nranks"},
 };
@@ -150,15 +150,21 @@ static enum fl_status captures_to_facts(struct extractor *x, pcre2_code *re, con
     return FL_OK;
 }
 
-static bool ends_with(const char *s, const char *end)
+/* A few capture names say which rank or host the line is about, which is not always the one
+ * that printed it: torchelastic's summary names the failed rank, c10d's monitored barrier the
+ * rank that did not arrive. Other *_rank captures (peer_rank, reference_rank) are only facts. */
+static const char *const culprit_rank_names[] = {"rank", "culprit_rank", "failed_rank", "stuck_rank",
+                                                 "straggler_rank", "slowest_rank", "exhausted_rank",
+                                                 NULL};
+
+static bool names_culprit(const char *name)
 {
-    size_t n = strlen(s), e = strlen(end);
-    return n >= e && strcmp(s + n - e, end) == 0;
+    for (int i = 0; culprit_rank_names[i]; i++)
+        if (strcmp(name, culprit_rank_names[i]) == 0)
+            return true;
+    return false;
 }
 
-/* Captures named rank / *_rank (not *local_rank) and host / *_host name the rank or host the
- * line is about, which is not always the one that printed it (torchelastic's summary names the
- * failed rank; c10d's monitored barrier names the rank that did not arrive). */
 static void meta_from_captures(struct extractor *x, pcre2_code *re, const char *s,
                                struct line_meta *meta)
 {
@@ -175,10 +181,10 @@ static void meta_from_captures(struct extractor *x, pcre2_code *re, const char *
             continue;
         const char *v = s + ov[2 * num];
         size_t vl = ov[2 * num + 1] - ov[2 * num];
-        if ((strcmp(name, "rank") == 0 || ends_with(name, "_rank")) && !ends_with(name, "local_rank") &&
-            vl > 0 && isdigit((unsigned char)v[0]))
+        if (names_culprit(name) && vl > 0 && isdigit((unsigned char)v[0]))
             meta->rank = strtol(v, NULL, 10);
-        else if ((strcmp(name, "host") == 0 || ends_with(name, "_host")) && vl > 0 && vl < HOST_MAX) {
+        else if ((strcmp(name, "host") == 0 || strcmp(name, "culprit_host") == 0) && vl > 0 &&
+                 vl < HOST_MAX) {
             memcpy(meta->host, v, vl);
             meta->host[vl] = '\0';
         }

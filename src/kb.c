@@ -31,14 +31,8 @@ void fl_kb_free(struct fl_kb *kb)
     for (size_t i = 0; i < kb->nentries; i++)
         kb_entry_free(&kb->entries[i]);
     free(kb->entries);
-    for (size_t i = 0; i < kb->npatterns; i++) {
-        free(kb->patterns[i].hs_expr);
-        free(kb->patterns[i].pcre_expr);
-        if (kb->pcre)
-            pcre2_code_free(kb->pcre[i]);
-    }
+    kb_free_patterns(kb);
     free(kb->patterns);
-    free(kb->pcre);
     hs_free_database(kb->db);
     free(kb);
 }

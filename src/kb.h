@@ -137,6 +137,7 @@ enum fl_status config_parse(const char *src, struct config_test *out, char *why,
 
 /* kb_compile.c */
 enum fl_status kb_build_patterns(struct fl_kb *kb, struct fl_error *err);
+void kb_free_patterns(struct fl_kb *kb);
 /* Hash of every pattern expression and flag, identifying a serialized database. */
 uint64_t kb_patterns_hash(const struct fl_kb *kb);
 enum fl_status kb_compile_pattern_db(struct fl_kb *kb, struct fl_error *err);

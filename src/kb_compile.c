@@ -43,8 +43,8 @@ static enum fl_status add_pattern(struct fl_kb *kb, struct pattern p)
 }
 
 /* Checks a regex with PCRE2 (syntax, captures) and Vectorscan (exact or prefilter). */
-static enum fl_status check_regex(const struct entry *e, const struct signal *sig, bool *captures,
-                                  bool *prefilter, struct fl_error *err)
+static enum fl_status check_regex(const struct entry *e, const struct signal *sig, bool validate,
+                                  bool *captures, bool *prefilter, struct fl_error *err)
 {
     int rc;
     PCRE2_SIZE off;
@@ -61,10 +61,12 @@ static enum fl_status check_regex(const struct entry *e, const struct signal *si
     pcre2_pattern_info(re, PCRE2_INFO_CAPTURECOUNT, &ncap);
     pcre2_code_free(re);
     *captures = ncap > 0;
+    *prefilter = false;
+    if (!validate)
+        return FL_OK;
     unsigned flags = HS_FLAG_MULTILINE | (sig->nocase ? HS_FLAG_CASELESS : 0);
     hs_expr_info_t *info = NULL;
     hs_compile_error_t *ce = NULL;
-    *prefilter = false;
     if (hs_expression_info(sig->text, flags, &info, &ce) != HS_SUCCESS) {
         hs_free_compile_error(ce);
         ce = NULL;
@@ -84,7 +86,22 @@ static enum fl_status check_regex(const struct entry *e, const struct signal *si
     return FL_OK;
 }
 
-enum fl_status kb_build_patterns(struct fl_kb *kb, struct fl_error *err)
+void kb_free_patterns(struct fl_kb *kb)
+{
+    for (size_t i = 0; i < kb->npatterns; i++) {
+        free(kb->patterns[i].hs_expr);
+        free(kb->patterns[i].pcre_expr);
+        if (kb->pcre)
+            pcre2_code_free(kb->pcre[i]);
+    }
+    free(kb->pcre);
+    kb->pcre = NULL;
+    kb->npatterns = 0;
+}
+
+/* With a database built ahead (the embedded KB), every regex was validated by the build; asking
+ * Vectorscan again about each one would cost more than the whole scan of a small log. */
+static enum fl_status build(struct fl_kb *kb, bool validate, struct fl_error *err)
 {
     enum fl_status st = FL_OK;
     for (size_t ei = 0; ei < kb->nentries; ei++) {
@@ -99,7 +116,7 @@ enum fl_status kb_build_patterns(struct fl_kb *kb, struct fl_error *err)
                 p.hs_expr = hex_literal(sig->text);
             } else {
                 bool captures = false, prefilter = false;
-                if ((st = check_regex(e, sig, &captures, &prefilter, err)) != FL_OK)
+                if ((st = check_regex(e, sig, validate, &captures, &prefilter, err)) != FL_OK)
                     return st;
                 p.hs_expr = xstrdup(sig->text);
                 p.hs_flags |= HS_FLAG_MULTILINE | (prefilter ? HS_FLAG_PREFILTER : 0);
@@ -138,10 +155,20 @@ enum fl_status kb_build_patterns(struct fl_kb *kb, struct fl_error *err)
         if (kb->pcre[i] == NULL)
             return error_set(err, FL_ERR_INTERNAL, NULL, 0, 0, "built-in pattern %zu: PCRE2 %d",
                              i, rc);
-        /* JIT is an optimisation: a platform without it still matches, only slower. */
-        (void)pcre2_jit_compile(kb->pcre[i], PCRE2_JIT_COMPLETE);
     }
     return FL_OK;
+}
+
+enum fl_status kb_build_patterns(struct fl_kb *kb, struct fl_error *err)
+{
+    if (kb->prebuilt_db) {
+        enum fl_status st = build(kb, false, err);
+        if (st != FL_OK || kb_patterns_hash(kb) == kb->prebuilt_hash)
+            return st;
+        kb_free_patterns(kb); /* the prebuilt database does not fit: validate and compile anew */
+        kb->prebuilt_db = NULL;
+    }
+    return build(kb, true, err);
 }
 
 uint64_t kb_patterns_hash(const struct fl_kb *kb)

@@ -6,6 +6,11 @@
 
 int cmd_diagnose(int argc, char **argv);
 int cmd_kb(int argc, char **argv);
+int cmd_mask(int argc, char **argv);
+
+/* --no-mask / --mask MODE: returns 1 when argv[*i] was one (and advances *i past a value), -1 on
+ * a bad value (message printed), 0 when it is another argument. *mode is -1 for no masking. */
+int app_mask_option(int argc, char **argv, int *i, int *mode);
 
 /* The KB the program uses: the embedded entries, plus --kb folders. Prints errors itself. */
 struct fl_kb *app_load_kb(const char *const *dirs, int ndirs);

@@ -5,6 +5,10 @@
  * usage errors or when no input could be read at all (message on stderr, no report). A source
  * that could only be read in part (a truncated archive) is named on stderr and in the report;
  * the others are still analysed.
+ *
+ * The report is masked before it is written (secrets and private details, see faultline.h):
+ * the scanner saw the original text, so the diagnosis does not depend on the mask mode.
+ * Messages about unreadable inputs are masked with the same pseudonyms as the report.
  */
 #include "app.h"
 
@@ -28,8 +32,24 @@ static void help(FILE *out)
           "  --explain      text format: which signals matched and why the first diagnosis won\n"
           "  --evidence N   evidence lines per diagnosis (default 8)\n"
           "  --color WHEN   auto (default), always or never\n"
+          "  --mask MODE    all (default): mask secrets and private details (addresses, hosts,\n"
+          "                 e-mails, home folders); secrets: mask secrets only\n"
+          "  --no-mask      print evidence, facts and hosts as they are in the logs\n"
           "  -h, --help     this help\n",
           out);
+}
+
+/* "faultline: PATH: message" on stderr, masked when m is not NULL */
+static void warn(struct fl_masker *m, const char *path, const char *msg)
+{
+    char line[1200], *masked = NULL;
+    snprintf(line, sizeof line, "%s: %s", path, msg);
+    if (m && fl_masker_apply(m, line, strlen(line), &masked, NULL) != FL_OK) {
+        fprintf(stderr, "faultline: an input could not be read (message not maskable)\n");
+        return;
+    }
+    fprintf(stderr, "faultline: %s\n", masked ? masked : line);
+    free(masked);
 }
 
 int cmd_diagnose(int argc, char **argv)
@@ -37,7 +57,7 @@ int cmd_diagnose(int argc, char **argv)
     struct fl_report_options ro = {.format = FL_FORMAT_TEXT};
     struct fl_scan_options so = {0};
     const char *kb_dirs[MAX_KB_DIRS];
-    int nkb = 0, color = -1;
+    int nkb = 0, color = -1, mask = FL_MASK_ALL, mr;
     const char **paths = calloc((size_t)argc, sizeof *paths);
     int npaths = 0;
     if (paths == NULL)
@@ -80,6 +100,11 @@ int cmd_diagnose(int argc, char **argv)
                 return 2;
             }
             i++;
+        } else if ((mr = app_mask_option(argc, argv, &i, &mask)) != 0) {
+            if (mr < 0) {
+                free(paths);
+                return 2;
+            }
         } else if (strcmp(a, "--color") == 0 && val) {
             color = strcmp(val, "always") == 0 ? 1 : strcmp(val, "never") == 0 ? 0 : -1;
             i++;
@@ -103,8 +128,13 @@ int cmd_diagnose(int argc, char **argv)
     struct fl_kb *kb = app_load_kb(kb_dirs, nkb);
     struct fl_scanner *s = NULL;
     struct fl_report *r = NULL;
+    struct fl_masker *m = NULL;
     if (kb == NULL)
         goto out;
+    if (mask >= 0 && fl_masker_new((enum fl_mask_mode)mask, &m) != FL_OK) {
+        fprintf(stderr, "faultline: cannot create the masker\n");
+        goto out;
+    }
     if (fl_scanner_new(kb, &so, &s) != FL_OK) {
         fprintf(stderr, "faultline: cannot create a scanner\n");
         goto out;
@@ -113,10 +143,8 @@ int cmd_diagnose(int argc, char **argv)
     for (int i = 0; i < npaths; i++) {
         struct fl_error err = {0};
         enum fl_status st = fl_scan_path(s, paths[i], &err);
-        if (err.msg[0])
-            fprintf(stderr, "faultline: %s: %s\n", err.file[0] ? err.file : paths[i], err.msg);
-        else if (st != FL_OK)
-            fprintf(stderr, "faultline: %s: %s\n", paths[i], fl_strerror(st));
+        if (err.msg[0] || st != FL_OK)
+            warn(m, err.file[0] ? err.file : paths[i], err.msg[0] ? err.msg : fl_strerror(st));
         if (st == FL_ERR_NOMEM)
             goto out;
         /* FL_ERR_FORMAT: a truncated stream whose readable part was analysed */
@@ -128,12 +156,17 @@ int cmd_diagnose(int argc, char **argv)
         fprintf(stderr, "faultline: analysis failed\n");
         goto out;
     }
+    if (m && fl_report_mask(r, m) != FL_OK) {
+        fprintf(stderr, "faultline: cannot mask the report (use --no-mask to print it as is)\n");
+        goto out;
+    }
     if (fl_report_write(r, &ro, stdout) != FL_OK) {
         fprintf(stderr, "faultline: cannot write the report\n");
         goto out;
     }
     rc = fl_report_diagnosis_count(r) > 0 ? 1 : 0;
 out:
+    fl_masker_free(m);
     fl_report_free(r);
     fl_scanner_free(s);
     fl_kb_free(kb);

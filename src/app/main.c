@@ -15,8 +15,10 @@ static void usage(FILE *out)
           "Tells why a distributed training run failed, from its logs.\n"
           "\n"
           "commands:\n"
-          "  diagnose [--format text|json|markdown] [--kb DIR] [--explain] PATH...\n"
+          "  diagnose [--format text|json|markdown] [--kb DIR] [--explain] [--no-mask] PATH...\n"
           "                      diagnose logs: files, folders, .gz/.zst/.tar* archives, - for stdin\n"
+          "  mask [--mask all|secrets] [PATH...]\n"
+          "                      write the logs with secrets and private details masked\n"
           "  kb list             one line per knowledge-base entry: id, category, title\n"
           "  kb show ID          an entry, for a terminal\n"
           "  kb search WORDS     entries ranked by title, tags, symptoms and signal text\n"
@@ -38,6 +40,8 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "diagnose") == 0)
         return cmd_diagnose(argc - 1, argv + 1);
+    if (strcmp(cmd, "mask") == 0)
+        return cmd_mask(argc - 1, argv + 1);
     if (strcmp(cmd, "kb") == 0)
         return cmd_kb(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {

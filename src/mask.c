@@ -1,0 +1,1170 @@
+/*
+ * mask.c — secrets and private details out of everything faultline writes.
+ *
+ * Logs of training runs are full of things that must not be pasted into a ticket: tokens in
+ * environment dumps and git URLs, cloud keys, private key blocks, and the addresses, host names,
+ * e-mails and user names of the people and machines involved. The masker rewrites them.
+ *
+ * Speed: a log is masked at the speed of one Vectorscan pass. One database holds a prefilter
+ * for every rule (a pattern that matches at least wherever the exact rule matches, on one line),
+ * and a whole block of lines is scanned at once; a line without a match is copied as it is, in
+ * bulk. Only a line with a match is rewritten, and only by the rules that matched it: each such
+ * rule is one PCRE2 substitution (JIT-compiled) that finds the exact spans. Host names are not
+ * known in advance (they are learnt from line prefixes, paths and Slurm node lists), so they
+ * have a second, literal database, rebuilt when a new host is registered.
+ *
+ * A block is processed in three passes: (1) learn hosts from the lines whose prefix or node
+ * list matched, (2) find every registered host name, (3) copy or rewrite line by line. A line
+ * is therefore masked with the hosts its own prefix names.
+ *
+ * Rules are applied in table order; a rule sees the output of the rules before it. Specific
+ * token formats come first, generic NAME=value rules later (they skip values that are already
+ * placeholders), private details last. Pseudonyms are numbered in order of first appearance.
+ */
+#include "mask.h"
+#include "buf.h"
+#include "prefix.h"
+#include "reader.h"
+#include "report.h"
+#include "status.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <ctype.h>
+#include <hs/hs.h>
+#include <pcre2.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---------------------------------------------------------------- rules */
+
+enum kind {
+    K_PEM_BEGIN, /* starts a private key block */
+    K_PEM_END,   /* ends it */
+    K_PLACE,     /* the whole match → placeholder */
+    K_KEEP1,     /* group 1 kept (the name, the scheme), the rest → placeholder */
+    K_URL,       /* scheme://user:password@ → scheme://<user>:<password>@ */
+    K_NODELIST,  /* Slurm node list: each host → host-N, each range → nodes-N */
+    K_EMAIL,
+    K_IPV4,
+    K_IPV6,
+    K_HOME,      /* /home/alice → /home/user-N */
+    K_LEARN,     /* a line prefix that may name a host: learnt, not rewritten */
+};
+
+struct rule {
+    enum kind kind;
+    bool secret;       /* applied in FL_MASK_SECRETS mode too */
+    const char *hs;    /* Vectorscan prefilter, matches within one line wherever `re` does */
+    unsigned hs_flags;
+    const char *re;    /* PCRE2: the exact spans (NULL for K_LEARN) */
+    const char *place;
+};
+
+#define CI HS_FLAG_CASELESS
+#define NAME_SEP "[\"']?[ \\t]*[=:][ \\t]*[\"']?"
+/* a value that is not already a placeholder, a quoted empty string or a reference */
+#define VALUE "([^\\s\"',;<{\\[][^\\s\"',;]*)"
+
+static const struct rule rules[] = {
+    {K_PEM_BEGIN, true, "-----BEGIN [A-Z0-9 ]*PRIVATE KEY", 0,
+     "-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----", "<private-key>"},
+    {K_PEM_END, true, "-----END [A-Z0-9 ]*PRIVATE KEY", 0,
+     "-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----", "<private-key>"},
+    {K_URL, true, "://[^\\s:/@\"']+:[^\\s/@\"']+@", 0,
+     "([A-Za-z][A-Za-z0-9+.-]*://)[^\\s:/@\"'<>]+:[^\\s/@\"']+@", NULL},
+    {K_KEEP1, true, "aws_secret_access_key", CI,
+     "(?i)(aws_secret_access_key" NAME_SEP ")[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])", "<aws-secret-key>"},
+    {K_KEEP1, true, "wandb_api_key", CI,
+     "(?i)(wandb_api_key" NAME_SEP ")[A-Za-z0-9_-]{40,}", "<wandb-key>"},
+    {K_KEEP1, true, "wandb[ \\t]+login", 0,
+     "(wandb[ \\t]+login\\b[^\\n]*?[ \\t=])[A-Za-z0-9_-]{40,}(?![A-Za-z0-9_-])", "<wandb-key>"},
+    {K_PLACE, true, "eyJ[A-Za-z0-9_-]{4,}\\.eyJ", 0,
+     "eyJ[A-Za-z0-9_-]{4,}\\.eyJ[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]*", "<jwt>"},
+    {K_PLACE, true, "hf_[A-Za-z0-9]{30}", 0, "(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}", "<hf-token>"},
+    {K_PLACE, true, "sk-[A-Za-z0-9_-]{20}", 0,
+     "(?<![A-Za-z0-9])sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}", "<api-key>"},
+    {K_PLACE, true, "(?:AKIA|ASIA)[0-9A-Z]{16}", 0,
+     "(?<![A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])", "<aws-access-key-id>"},
+    {K_PLACE, true, "gh[pousr]_[A-Za-z0-9]{20}|github_pat_[A-Za-z0-9_]{20}", 0,
+     "(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})", "<github-token>"},
+    {K_PLACE, true, "glpat-[A-Za-z0-9_-]{20}", 0, "glpat-[A-Za-z0-9_-]{20,}", "<gitlab-token>"},
+    {K_PLACE, true, "hooks\\.slack\\.com/", 0,
+     "(?:https?://)?hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+",
+     "<slack-webhook>"},
+    {K_PLACE, true, "xox[abpors]-[A-Za-z0-9-]{10}", 0,
+     "(?<![A-Za-z0-9])xox[abpors]-[A-Za-z0-9-]{10,}", "<slack-token>"},
+    {K_KEEP1, true, "authorization[\"']?[ \\t]*[=:]", CI,
+     "(?i)(authorization" NAME_SEP "(?:(?:bearer|basic|token|bot|digest|negotiate)[ \\t]+)?)"
+     "(?!(?:bearer|basic|token|bot|digest|negotiate)[ \\t])[^\\s\"'<][^\\s\"',]*", "<secret>"},
+    {K_KEEP1, true, "bearer[ \\t]+[A-Za-z0-9._~+/-]{8}", CI,
+     "(?i)(\\bbearer[ \\t]+)[A-Za-z0-9._~+/-]{8,}=*", "<secret>"},
+    /* NAME=value where NAME is an upper-case variable that contains a secret word */
+    {K_KEEP1, true, "(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY)[A-Z0-9_]*[\"']?[ \\t]*[=:]", 0,
+     "(?<![A-Za-z0-9_])([A-Z0-9_]*(?:TOKEN(?!IZER)|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY)"
+     "[A-Z0-9_]*" NAME_SEP ")" VALUE, "<secret>"},
+    /* name=value, name: value where the name ends with a secret word (max_tokens does not) */
+    {K_KEEP1, true,
+     "(?:token|secret|passw[a-z]*|passphrase|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)"
+     "[\"']?[ \\t]*[=:]", CI,
+     "(?i)(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:token|secret|password|passwd|passphrase|api[_-]?key|"
+     "access[_-]?key|private[_-]?key|credentials?)" NAME_SEP ")" VALUE, "<secret>"},
+    /* command-line flags: --hf-token X, --password X */
+    {K_KEEP1, true, "(?:token|secret|passw[a-z]*|api[_-]?key|access[_-]?key)[ \\t]+[^\\s-]", CI,
+     "(?i)(--?[A-Za-z0-9_-]*(?:token|secret|password|passwd|api[_-]?key|access[_-]?key)[ \\t]+[\"']?)"
+     "([^\\s\"'<-][^\\s\"']*)", "<secret>"},
+    /* private details */
+    {K_NODELIST, false, "nodelist[\"']?[ \\t]*[=:]", CI,
+     "(?i)((?<![A-Za-z0-9])(?:SLURM_JOB_NODELIST|SLURM_NODELIST|SLURM_STEP_NODELIST|NodeList)" NAME_SEP ")"
+     "([A-Za-z0-9._,\\[\\]-]+)", NULL},
+    {K_EMAIL, false, "[A-Za-z0-9_%+-]@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2}", 0,
+     "(?<![A-Za-z0-9._%+-])([A-Za-z0-9._%+-]+)@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,}"
+     "(?![A-Za-z0-9-])", NULL},
+    {K_IPV4, false, "[0-9]\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]", 0,
+     "(?<![0-9A-Za-z.])[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}(?![0-9]|\\.[0-9])", NULL},
+    {K_IPV6, false, "[0-9A-Fa-f]::[0-9A-Fa-f]|[0-9A-Fa-f]:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]", 0,
+     "(?<![0-9A-Za-z.])(?:(?:[0-9A-Fa-f]{1,4}:){7}[0-9A-Fa-f]{1,4}|"
+     "(?:[0-9A-Fa-f]{1,4}:){1,6}:(?:[0-9A-Fa-f]{1,4}:){0,5}[0-9A-Fa-f]{1,4})(?![0-9A-Za-z:])", NULL},
+    {K_HOME, false, "/home/[A-Za-z0-9._-]|/Users/[A-Za-z0-9._-]|\\\\Users\\\\[A-Za-z0-9._-]", 0,
+     "(/home/|/Users/|\\\\Users\\\\)([A-Za-z0-9._-]+)(?=[/\\\\\\s\"':]|$)", NULL},
+    /* prefixes that may name a host: NCCL host:pid:tid, pdsh host:, syslog "May  1 12:00:00 host" */
+    {K_LEARN, false, "[A-Za-z0-9]:[0-9]+:[0-9]+ \\[", 0, NULL, NULL},
+    {K_LEARN, false, "^[a-z0-9][a-z0-9._-]*: ", HS_FLAG_MULTILINE, NULL, NULL},
+    {K_LEARN, false, "^[A-Z][a-z]{2} [ 0-9][0-9] [0-9]{2}:[0-9]{2}:[0-9]{2} [A-Za-z0-9._-]+ ",
+     HS_FLAG_MULTILINE, NULL, NULL},
+};
+
+#define NRULES (sizeof rules / sizeof rules[0])
+_Static_assert(NRULES <= 64, "rule sets are 64-bit masks");
+
+/* ---------------------------------------------------------------- pseudonym tables */
+
+struct slot {
+    char *key;
+    unsigned id;
+};
+
+/* Open addressing, FNV-1a. Ids count from 1 in order of first appearance. */
+struct table {
+    struct slot *slots;
+    size_t cap, n;
+};
+
+static uint64_t hash(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+static void table_free(struct table *t)
+{
+    for (size_t i = 0; i < t->cap; i++)
+        free(t->slots[i].key);
+    free(t->slots);
+    t->slots = NULL;
+    t->cap = t->n = 0;
+}
+
+static struct slot *table_find(const struct table *t, const char *k, size_t n)
+{
+    if (t->cap == 0)
+        return NULL;
+    for (size_t i = hash(k, n) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+        struct slot *s = &t->slots[i];
+        if (s->key == NULL)
+            return NULL;
+        if (strncmp(s->key, k, n) == 0 && s->key[n] == '\0')
+            return s;
+    }
+}
+
+static enum fl_status table_grow(struct table *t)
+{
+    size_t cap = t->cap ? t->cap * 2 : 64;
+    struct slot *slots = calloc(cap, sizeof *slots);
+    if (slots == NULL)
+        return FL_ERR_NOMEM;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (t->slots[i].key == NULL)
+            continue;
+        size_t j = hash(t->slots[i].key, strlen(t->slots[i].key)) & (cap - 1);
+        while (slots[j].key)
+            j = (j + 1) & (cap - 1);
+        slots[j] = t->slots[i];
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->cap = cap;
+    return FL_OK;
+}
+
+/* The id of k, added when new. *id is 0 when the table is full (generic pseudonym). */
+static enum fl_status table_get(struct table *t, const char *k, size_t n, unsigned *id, bool *added)
+{
+    struct slot *s = table_find(t, k, n);
+    if (added)
+        *added = false;
+    if (s) {
+        *id = s->id;
+        return FL_OK;
+    }
+    *id = 0;
+    if (t->n >= MASK_TABLE_MAX)
+        return FL_OK;
+    if ((t->n + 1) * 2 > t->cap && table_grow(t) != FL_OK)
+        return FL_ERR_NOMEM;
+    char *key = xstrndup(k, n);
+    if (key == NULL)
+        return FL_ERR_NOMEM;
+    size_t i = hash(k, n) & (t->cap - 1);
+    while (t->slots[i].key)
+        i = (i + 1) & (t->cap - 1);
+    t->slots[i].key = key;
+    t->slots[i].id = (unsigned)++t->n;
+    *id = t->slots[i].id;
+    if (added)
+        *added = true;
+    return FL_OK;
+}
+
+/* ---------------------------------------------------------------- the masker */
+
+struct hit {
+    size_t to;   /* end offset of the match in the block */
+    unsigned id; /* rule, or host index for host hits */
+};
+
+struct out {
+    FILE *f;
+    struct buf *b;
+    enum fl_status st;
+};
+
+struct fl_masker {
+    enum fl_mask_mode mode;
+    hs_database_t *db;
+    hs_scratch_t *scratch;
+    pcre2_code *re[NRULES];
+    pcre2_match_data *md;
+    uint64_t rewrite;              /* rules that rewrite (not K_LEARN) */
+    struct table hosts, ips, emails, users, nodelists;
+    char **host_names;             /* by id - 1 */
+    size_t host_cap;
+    hs_database_t *hdb;            /* literal database of host_names */
+    size_t hdb_hosts;              /* hosts in hdb; hdb is stale when hosts.n differs */
+    struct hit *hits, *hhits;
+    size_t nhits, hits_cap, nhhits, hhits_cap;
+    bool unsorted;
+    enum fl_status cb_st;
+    struct buf carry;              /* streaming: the partial last line */
+    struct buf a, b;               /* a line being rewritten */
+    bool in_pem;
+    unsigned pem_lines;
+};
+
+static void out_write(struct out *o, const char *p, size_t n)
+{
+    if (n == 0 || o->st != FL_OK)
+        return;
+    if (o->f) {
+        if (fwrite(p, 1, n, o->f) != n)
+            o->st = FL_ERR_IO;
+    } else {
+        o->st = buf_append(o->b, p, n);
+    }
+}
+
+static void out_puts(struct out *o, const char *s)
+{
+    out_write(o, s, strlen(s));
+}
+
+enum fl_status fl_masker_new(enum fl_mask_mode mode, struct fl_masker **out)
+{
+    if (out == NULL || (mode != FL_MASK_ALL && mode != FL_MASK_SECRETS))
+        return FL_ERR_USAGE;
+    *out = NULL;
+    struct fl_masker *m = calloc(1, sizeof *m);
+    if (m == NULL)
+        return FL_ERR_NOMEM;
+    m->mode = mode;
+    buf_init(&m->carry, MASK_LINE_MAX);
+    buf_init(&m->a, MASK_LINE_MAX * 8);
+    buf_init(&m->b, MASK_LINE_MAX * 8);
+    const char *exprs[NRULES];
+    unsigned flags[NRULES], ids[NRULES], n = 0;
+    enum fl_status st = FL_OK;
+    for (unsigned i = 0; i < NRULES; i++) {
+        if (mode == FL_MASK_SECRETS && !rules[i].secret)
+            continue;
+        exprs[n] = rules[i].hs;
+        flags[n] = rules[i].hs_flags;
+        ids[n++] = i;
+        if (rules[i].kind != K_LEARN)
+            m->rewrite |= 1ull << i;
+        if (rules[i].re == NULL)
+            continue;
+        int ec;
+        PCRE2_SIZE eo;
+        m->re[i] = pcre2_compile((PCRE2_SPTR)rules[i].re, PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
+        if (m->re[i] == NULL) {
+            st = FL_ERR_PATTERN;
+            goto fail;
+        }
+        pcre2_jit_compile(m->re[i], PCRE2_JIT_COMPLETE); /* falls back to the interpreter */
+    }
+    m->md = pcre2_match_data_create(16, NULL);
+    if (m->md == NULL) {
+        st = FL_ERR_NOMEM;
+        goto fail;
+    }
+    hs_compile_error_t *ce = NULL;
+    if (hs_compile_multi(exprs, flags, ids, n, HS_MODE_BLOCK, NULL, &m->db, &ce) != HS_SUCCESS) {
+        hs_free_compile_error(ce);
+        st = FL_ERR_PATTERN;
+        goto fail;
+    }
+    if (hs_alloc_scratch(m->db, &m->scratch) != HS_SUCCESS) {
+        st = FL_ERR_NOMEM;
+        goto fail;
+    }
+    *out = m;
+    return FL_OK;
+fail:
+    fl_masker_free(m);
+    return st;
+}
+
+void fl_masker_free(struct fl_masker *m)
+{
+    if (m == NULL)
+        return;
+    hs_free_database(m->db);
+    hs_free_database(m->hdb);
+    hs_free_scratch(m->scratch);
+    for (size_t i = 0; i < NRULES; i++)
+        pcre2_code_free(m->re[i]);
+    pcre2_match_data_free(m->md);
+    table_free(&m->hosts);
+    table_free(&m->ips);
+    table_free(&m->emails);
+    table_free(&m->users);
+    table_free(&m->nodelists);
+    free(m->host_names); /* the strings belong to the hosts table */
+    free(m->hits);
+    free(m->hhits);
+    buf_free(&m->carry);
+    buf_free(&m->a);
+    buf_free(&m->b);
+    free(m);
+}
+
+/* ---------------------------------------------------------------- hosts */
+
+static bool host_char(int c)
+{
+    return isalnum(c) || c == '-' || c == '_' || c == '.';
+}
+
+static bool plausible_host(const char *s, size_t n)
+{
+    if (n < 2 || n >= 256)
+        return false;
+    bool letter = false;
+    for (size_t i = 0; i < n; i++) {
+        if (!host_char((unsigned char)s[i]))
+            return false;
+        letter |= isalpha((unsigned char)s[i]) != 0;
+    }
+    if (!letter || (n == 9 && strncasecmp(s, "localhost", 9) == 0))
+        return false;
+    /* our own pseudonyms */
+    if (n > 5 && strncmp(s, "host-", 5) == 0 && strspn(s + 5, "0123456789") == n - 5)
+        return false;
+    return true;
+}
+
+static enum fl_status add_host(struct fl_masker *m, const char *s, size_t n)
+{
+    if (m->mode != FL_MASK_ALL || !plausible_host(s, n))
+        return FL_OK;
+    if (m->hosts.n >= MASK_HOSTS_MAX)
+        return FL_OK;
+    unsigned id;
+    bool added;
+    enum fl_status st = table_get(&m->hosts, s, n, &id, &added);
+    if (st != FL_OK || !added)
+        return st;
+    if (GROW(m->host_names, m->host_cap, id - 1, MASK_HOSTS_MAX) != FL_OK)
+        return FL_ERR_NOMEM;
+    m->host_names[id - 1] = table_find(&m->hosts, s, n)->key;
+    return FL_OK;
+}
+
+enum fl_status fl_masker_add_host(struct fl_masker *m, const char *name)
+{
+    if (m == NULL || name == NULL)
+        return FL_ERR_USAGE;
+    return add_host(m, name, strlen(name));
+}
+
+static enum fl_status rebuild_hosts(struct fl_masker *m)
+{
+    if (m->hdb_hosts == m->hosts.n)
+        return FL_OK;
+    size_t n = m->hosts.n;
+    const char **lits = malloc(n * sizeof *lits);
+    size_t *lens = malloc(n * sizeof *lens);
+    unsigned *flags = calloc(n, sizeof *flags), *ids = malloc(n * sizeof *ids);
+    enum fl_status st = FL_ERR_NOMEM;
+    if (lits && lens && flags && ids) {
+        for (size_t i = 0; i < n; i++) {
+            lits[i] = m->host_names[i];
+            lens[i] = strlen(lits[i]);
+            ids[i] = (unsigned)i;
+        }
+        hs_database_t *db = NULL;
+        hs_compile_error_t *ce = NULL;
+        if (hs_compile_lit_multi(lits, flags, ids, lens, (unsigned)n, HS_MODE_BLOCK, NULL, &db,
+                                 &ce) != HS_SUCCESS) {
+            hs_free_compile_error(ce);
+            st = FL_ERR_INTERNAL;
+        } else if (hs_alloc_scratch(db, &m->scratch) != HS_SUCCESS) {
+            hs_free_database(db);
+        } else {
+            hs_free_database(m->hdb);
+            m->hdb = db;
+            m->hdb_hosts = n;
+            st = FL_OK;
+        }
+    }
+    free(lits);
+    free(lens);
+    free(flags);
+    free(ids);
+    return st;
+}
+
+/* Host names of a Slurm node list: gpu-[01-03,7],cpu-1 → gpu-01 gpu-02 gpu-03 gpu-7 cpu-1.
+ * Ranges are expanded up to 1024 names per list. */
+static void learn_nodelist(struct fl_masker *m, const char *s, size_t n)
+{
+    unsigned budget = 1024;
+    size_t i = 0;
+    while (i < n && budget) {
+        size_t j = i, depth = 0;
+        while (j < n && (depth || s[j] != ',')) {
+            depth += s[j] == '[';
+            depth -= s[j] == ']' && depth;
+            j++;
+        }
+        const char *lb = memchr(s + i, '[', j - i);
+        if (lb == NULL) {
+            add_host(m, s + i, j - i);
+            budget--;
+        } else {
+            const char *rb = memchr(lb, ']', (size_t)(s + j - lb));
+            if (rb) {
+                size_t plen = (size_t)(lb - (s + i)), slen = (size_t)(s + j - rb - 1);
+                const char *r = lb + 1;
+                while (r < rb && budget) {
+                    const char *e = r;
+                    while (e < rb && *e != ',')
+                        e++;
+                    unsigned long a = strtoul(r, NULL, 10), b = a;
+                    const char *dash = memchr(r, '-', (size_t)(e - r));
+                    int width = (int)((dash ? dash : e) - r);
+                    if (dash)
+                        b = strtoul(dash + 1, NULL, 10);
+                    for (unsigned long k = a; k <= b && budget && width > 0 && width < 12; k++) {
+                        char name[300];
+                        int w = snprintf(name, sizeof name, "%.*s%0*lu%.*s", (int)plen, s + i,
+                                         width, k, (int)slen, rb + 1);
+                        if (w > 0 && (size_t)w < sizeof name)
+                            add_host(m, name, (size_t)w);
+                        budget--;
+                    }
+                    r = e + 1;
+                }
+            }
+        }
+        i = j + 1;
+    }
+}
+
+/* ---------------------------------------------------------------- scanning a block */
+
+static int on_hit(unsigned id, unsigned long long from, unsigned long long to, unsigned flags,
+                  void *ctx)
+{
+    (void)from;
+    (void)flags;
+    struct fl_masker *m = ctx;
+    if (GROW(m->hits, m->hits_cap, m->nhits, MASK_TABLE_MAX * 4) != FL_OK) {
+        m->cb_st = FL_ERR_LIMIT;
+        return 1;
+    }
+    if (m->nhits && m->hits[m->nhits - 1].to > to)
+        m->unsorted = true;
+    m->hits[m->nhits++] = (struct hit){(size_t)to, id};
+    return 0;
+}
+
+static int on_host(unsigned id, unsigned long long from, unsigned long long to, unsigned flags,
+                   void *ctx)
+{
+    (void)from;
+    (void)flags;
+    struct fl_masker *m = ctx;
+    if (GROW(m->hhits, m->hhits_cap, m->nhhits, MASK_TABLE_MAX * 4) != FL_OK) {
+        m->cb_st = FL_ERR_LIMIT;
+        return 1;
+    }
+    m->hhits[m->nhhits++] = (struct hit){(size_t)to, id};
+    return 0;
+}
+
+static int cmp_hit(const void *a, const void *b)
+{
+    const struct hit *x = a, *y = b;
+    if (x->to != y->to)
+        return x->to < y->to ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static size_t line_begin(const char *d, size_t lo, size_t at)
+{
+    const char *p = at > lo ? memrchr(d + lo, '\n', at - lo) : NULL;
+    return p ? (size_t)(p - d) + 1 : lo;
+}
+
+static size_t line_stop(const char *d, size_t n, size_t at)
+{
+    const char *p = memchr(d + at, '\n', n - at);
+    return p ? (size_t)(p - d) : n;
+}
+
+/* Pass 1: hosts from prefixes and node lists */
+static void learn(struct fl_masker *m, const char *d, size_t n)
+{
+    size_t last_line = SIZE_MAX;
+    for (size_t i = 0; i < m->nhits; i++) {
+        const struct rule *r = &rules[m->hits[i].id];
+        if (r->kind != K_LEARN && r->kind != K_NODELIST)
+            continue;
+        size_t at = m->hits[i].to - 1;
+        size_t ls = line_begin(d, 0, at), le = line_stop(d, n, at);
+        if (r->kind == K_NODELIST) {
+            size_t len = le - ls;
+            if (len > MASK_LINE_MAX)
+                len = MASK_LINE_MAX;
+            int rc = pcre2_match(m->re[m->hits[i].id], (PCRE2_SPTR)(d + ls), len, 0, 0, m->md, NULL);
+            if (rc >= 3) {
+                PCRE2_SIZE *ov = pcre2_get_ovector_pointer(m->md);
+                learn_nodelist(m, d + ls + ov[4], ov[5] - ov[4]);
+            }
+            continue;
+        }
+        if (ls == last_line)
+            continue;
+        last_line = ls;
+        /* the common case: a prefix already known */
+        size_t tok = ls;
+        while (tok < le && tok - ls < 256 && host_char((unsigned char)d[tok]))
+            tok++;
+        if (table_find(&m->hosts, d + ls, tok - ls))
+            continue;
+        struct line_meta meta = {.rank = -1, .ts_ms = TS_UNKNOWN};
+        prefix_parse(d + ls, le - ls < 1024 ? le - ls : 1024, &meta, 2000);
+        if (meta.host[0])
+            add_host(m, meta.host, strlen(meta.host));
+    }
+}
+
+/* ---------------------------------------------------------------- rewriting a line */
+
+static bool version_before(const char *s, size_t at)
+{
+    size_t lo = at > 24 ? at - 24 : 0;
+    for (size_t i = lo; i + 7 <= at; i++)
+        if (strncasecmp(s + i, "version", 7) == 0)
+            return true;
+    return false;
+}
+
+static enum fl_status put_pseudonym(struct table *t, const char *k, size_t n, const char *fmt,
+                                    const char *generic, struct buf *o)
+{
+    unsigned id;
+    enum fl_status st = table_get(t, k, n, &id, NULL);
+    if (st != FL_OK)
+        return st;
+    return id ? buf_printf(o, fmt, id) : buf_append(o, generic, strlen(generic));
+}
+
+static enum fl_status put_nodelist(struct fl_masker *m, const char *s, size_t n, struct buf *o)
+{
+    enum fl_status st = FL_OK;
+    size_t i = 0;
+    while (i < n && st == FL_OK) {
+        size_t j = i, depth = 0;
+        while (j < n && (depth || s[j] != ',')) {
+            depth += s[j] == '[';
+            depth -= s[j] == ']' && depth;
+            j++;
+        }
+        if (i)
+            st = buf_putc(o, ',');
+        const struct slot *h = table_find(&m->hosts, s + i, j - i);
+        if (memchr(s + i, '[', j - i))
+            st = put_pseudonym(&m->nodelists, s + i, j - i, "nodes-%u", "<nodes>", o);
+        else if (h)
+            st = buf_printf(o, "host-%u", h->id);
+        else if (!plausible_host(s + i, j - i))
+            st = buf_append(o, s + i, j - i); /* a pseudonym already, or not a name */
+        else
+            st = buf_append(o, "<host>", 6);
+        i = j + 1;
+    }
+    return st;
+}
+
+/* Appends the replacement of the match described by ov (rc groups) in s to o. */
+static enum fl_status replace(struct fl_masker *m, unsigned ri, const char *s, const PCRE2_SIZE *ov,
+                              int rc, struct buf *o)
+{
+    const struct rule *r = &rules[ri];
+    const char *ms = s + ov[0];
+    size_t mn = ov[1] - ov[0];
+    switch (r->kind) {
+    case K_PLACE:
+    case K_PEM_BEGIN:
+    case K_PEM_END:
+        return buf_append(o, r->place, strlen(r->place));
+    case K_KEEP1: {
+        enum fl_status st = buf_append(o, s + ov[2], ov[3] - ov[2]);
+        return st != FL_OK ? st : buf_append(o, r->place, strlen(r->place));
+    }
+    case K_URL: {
+        enum fl_status st = buf_append(o, s + ov[2], ov[3] - ov[2]);
+        return st != FL_OK ? st : buf_append(o, "<user>:<password>@", 18);
+    }
+    case K_NODELIST: {
+        enum fl_status st = buf_append(o, s + ov[2], ov[3] - ov[2]);
+        return st != FL_OK || rc < 3 ? st : put_nodelist(m, s + ov[4], ov[5] - ov[4], o);
+    }
+    case K_EMAIL:
+        if (ov[3] - ov[2] == 3 && memcmp(s + ov[2], "git", 3) == 0) /* git@github.com:org/repo */
+            return buf_append(o, ms, mn);
+        return put_pseudonym(&m->emails, ms, mn, "<email-%u>", "<email>", o);
+    case K_IPV4: {
+        unsigned a, b, c, d;
+        char tmp[16];
+        memcpy(tmp, ms, mn < 15 ? mn : 15);
+        tmp[mn < 15 ? mn : 15] = '\0';
+        if (sscanf(tmp, "%u.%u.%u.%u", &a, &b, &c, &d) != 4 || a > 255 || b > 255 || c > 255 ||
+            d > 255 || strcmp(tmp, "127.0.0.1") == 0 || strcmp(tmp, "0.0.0.0") == 0 ||
+            strcmp(tmp, "255.255.255.255") == 0 || version_before(s, ov[0]))
+            return buf_append(o, ms, mn);
+        return put_pseudonym(&m->ips, ms, mn, "ip-%u", "<ip>", o);
+    }
+    case K_IPV6: {
+        char low[64];
+        size_t k = mn < sizeof low - 1 ? mn : sizeof low - 1;
+        bool digit = false;
+        for (size_t i = 0; i < k; i++) {
+            low[i] = (char)tolower((unsigned char)ms[i]);
+            digit |= isdigit((unsigned char)ms[i]) != 0;
+        }
+        if (!digit)
+            return buf_append(o, ms, mn);
+        return put_pseudonym(&m->ips, low, k, "ip-%u", "<ip>", o);
+    }
+    case K_HOME: {
+        enum fl_status st = buf_append(o, s + ov[2], ov[3] - ov[2]);
+        return st != FL_OK ? st
+                           : put_pseudonym(&m->users, s + ov[4], ov[5] - ov[4], "user-%u", "<user>", o);
+    }
+    case K_LEARN:
+        break;
+    }
+    return buf_append(o, ms, mn);
+}
+
+/* Every match of rule ri in in, replaced, into out. */
+static enum fl_status subst(struct fl_masker *m, unsigned ri, const struct buf *in, struct buf *out)
+{
+    buf_reset(out);
+    const char *s = in->data ? in->data : "";
+    size_t start = 0, last = 0;
+    enum fl_status st = FL_OK;
+    while (start <= in->len && st == FL_OK) {
+        int rc = pcre2_match(m->re[ri], (PCRE2_SPTR)s, in->len, start, 0, m->md, NULL);
+        if (rc < 0)
+            break;
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(m->md);
+        if ((st = buf_append(out, s + last, ov[0] - last)) == FL_OK)
+            st = replace(m, ri, s, ov, rc, out);
+        last = ov[1];
+        start = ov[1] > ov[0] ? ov[1] : ov[1] + 1;
+    }
+    if (st == FL_OK && last < in->len)
+        st = buf_append(out, s + last, in->len - last);
+    if (st == FL_OK && out->data == NULL)
+        st = buf_append(out, "", 0);
+    return st;
+}
+
+static void swap(struct buf *x, struct buf *y)
+{
+    struct buf t = *x;
+    *x = *y;
+    *y = t;
+}
+
+/* Finds rule ri in a; returns whether it matched, with its span. */
+static bool find(struct fl_masker *m, unsigned ri, const struct buf *a, size_t from, size_t *s,
+                 size_t *e)
+{
+    if (m->re[ri] == NULL || a->len == 0)
+        return false;
+    if (pcre2_match(m->re[ri], (PCRE2_SPTR)a->data, a->len, from, 0, m->md, NULL) < 0)
+        return false;
+    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(m->md);
+    *s = ov[0];
+    *e = ov[1];
+    return true;
+}
+
+/* Replaces a[s, e) by text. */
+static enum fl_status splice(struct fl_masker *m, size_t s, size_t e, const char *text)
+{
+    buf_reset(&m->b);
+    enum fl_status st = buf_append(&m->b, m->a.data, s);
+    if (st == FL_OK)
+        st = buf_append(&m->b, text, strlen(text));
+    if (st == FL_OK)
+        st = buf_append(&m->b, m->a.data + e, m->a.len - e);
+    swap(&m->a, &m->b);
+    return st;
+}
+
+/* Private key blocks: the line parts inside a block become <private-key>. */
+static enum fl_status mask_pem(struct fl_masker *m, uint64_t mask)
+{
+    const unsigned BEGIN = 0, END = 1;
+    size_t s, e;
+    enum fl_status st = FL_OK;
+    if (m->in_pem) {
+        if ((mask >> END & 1) && find(m, END, &m->a, 0, &s, &e)) {
+            m->in_pem = false;
+            st = splice(m, 0, e, "<private-key>");
+        } else {
+            buf_reset(&m->a);
+            st = buf_append(&m->a, "<private-key>", 13);
+            if (++m->pem_lines >= MASK_PEM_MAX_LINES)
+                m->in_pem = false;
+            return st;
+        }
+    }
+    size_t from = 0;
+    while (st == FL_OK && (mask >> BEGIN & 1) && find(m, BEGIN, &m->a, from, &s, &e)) {
+        size_t es, ee;
+        if (find(m, END, &m->a, e, &es, &ee)) {
+            st = splice(m, s, ee, "<private-key>");
+        } else {
+            st = splice(m, s, m->a.len, "<private-key>");
+            m->in_pem = true;
+            m->pem_lines = 0;
+            break;
+        }
+        from = s + 13;
+    }
+    return st;
+}
+
+/* Host spans first (their offsets are the line's), then the matched rules in table order. */
+static void mask_line(struct fl_masker *m, const char *line, size_t n, uint64_t mask,
+                      const struct hit *hh, size_t nhh, size_t base, struct out *o)
+{
+    if (m->in_pem && !(mask >> 1 & 1)) {
+        out_write(o, "<private-key>", 13);
+        if (++m->pem_lines >= MASK_PEM_MAX_LINES)
+            m->in_pem = false;
+        return;
+    }
+    buf_reset(&m->a);
+    enum fl_status st = buf_append(&m->a, "", 0);
+    size_t pos = 0;
+    for (size_t i = 0; i < nhh && st == FL_OK; i++) {
+        size_t len = strlen(m->host_names[hh[i].id]);
+        if (hh[i].to - base < len)
+            continue;
+        size_t e = hh[i].to - base, s = e - len;
+        if (s < pos || (s > 0 && host_char((unsigned char)line[s - 1]) && line[s - 1] != '.') ||
+            (e < n && host_char((unsigned char)line[e]) && line[e] != '.'))
+            continue;
+        /* a longer name ending at the same place, registered later, is found after this one */
+        if ((st = buf_append(&m->a, line + pos, s - pos)) == FL_OK)
+            st = buf_printf(&m->a, "host-%u", hh[i].id + 1);
+        pos = e;
+    }
+    if (st == FL_OK)
+        st = buf_append(&m->a, line + pos, n - pos);
+    if (st == FL_OK && (mask & 3 || m->in_pem))
+        st = mask_pem(m, mask);
+    for (unsigned ri = 2; ri < NRULES && st == FL_OK; ri++)
+        if ((mask >> ri & 1) && m->re[ri] && rules[ri].kind != K_LEARN) {
+            st = subst(m, ri, &m->a, &m->b);
+            swap(&m->a, &m->b);
+        }
+    if (st != FL_OK) {
+        /* fail closed: a line that could not be masked is not written */
+        out_puts(o, "<unmaskable-line>");
+        if (st == FL_ERR_NOMEM)
+            o->st = st;
+        return;
+    }
+    out_write(o, m->a.data, m->a.len);
+}
+
+/* Masks a block of whole lines (the last one may lack its newline) into o. */
+static void scan_block(struct fl_masker *m, const char *d, size_t n, struct out *o)
+{
+    if (n == 0)
+        return;
+    m->nhits = m->nhhits = 0;
+    m->unsorted = false;
+    m->cb_st = FL_OK;
+    if (hs_scan(m->db, d, (unsigned)n, 0, m->scratch, on_hit, m) != HS_SUCCESS && m->cb_st == FL_OK)
+        m->cb_st = FL_ERR_INTERNAL;
+    if (m->unsorted)
+        qsort(m->hits, m->nhits, sizeof *m->hits, cmp_hit);
+    if (m->mode == FL_MASK_ALL && m->cb_st == FL_OK) {
+        learn(m, d, n);
+        if (m->hosts.n && (m->cb_st = rebuild_hosts(m)) == FL_OK &&
+            hs_scan(m->hdb, d, (unsigned)n, 0, m->scratch, on_host, m) != HS_SUCCESS &&
+            m->cb_st == FL_OK)
+            m->cb_st = FL_ERR_INTERNAL;
+        /* literal matches come in end order; ties (a name and its suffix) by id is fine */
+    }
+    if (m->cb_st != FL_OK) {
+        o->st = m->cb_st;
+        return;
+    }
+    size_t pos = 0, hi = 0, si = 0;
+    while (pos < n && o->st == FL_OK) {
+        while (hi < m->nhits && (!(m->rewrite >> m->hits[hi].id & 1) || m->hits[hi].to <= pos))
+            hi++;
+        while (si < m->nhhits && m->hhits[si].to <= pos)
+            si++;
+        size_t ls, le;
+        if (m->in_pem) {
+            ls = pos;
+        } else {
+            size_t next = SIZE_MAX;
+            if (hi < m->nhits)
+                next = m->hits[hi].to;
+            if (si < m->nhhits && m->hhits[si].to < next)
+                next = m->hhits[si].to;
+            if (next == SIZE_MAX) {
+                out_write(o, d + pos, n - pos);
+                return;
+            }
+            ls = line_begin(d, pos, next - 1);
+            if (next - 1 - ls >= MASK_LINE_MAX)
+                ls += (next - 1 - ls) / MASK_LINE_MAX * MASK_LINE_MAX;
+            out_write(o, d + pos, ls - pos);
+        }
+        le = line_stop(d, n, ls);
+        if (le - ls > MASK_LINE_MAX)
+            le = ls + MASK_LINE_MAX;
+        uint64_t mask = 0;
+        for (; hi < m->nhits && m->hits[hi].to <= le; hi++)
+            if (m->rewrite >> m->hits[hi].id & 1)
+                mask |= 1ull << m->hits[hi].id;
+        size_t s0 = si;
+        while (si < m->nhhits && m->hhits[si].to <= le)
+            si++;
+        mask_line(m, d + ls, le - ls, mask, m->hhits + s0, si - s0, ls, o);
+        pos = le;
+        if (pos < n && d[pos] == '\n') {
+            out_write(o, "\n", 1);
+            pos++;
+        }
+    }
+}
+
+/* Vectorscan takes blocks under 4 GiB: larger ones are cut at line ends. */
+static void mask_block(struct fl_masker *m, const char *d, size_t n, struct out *o)
+{
+    const size_t max = (size_t)1 << 30;
+    while (n > max && o->st == FL_OK) {
+        const char *nl = memrchr(d, '\n', max);
+        size_t k = nl ? (size_t)(nl - d) + 1 : max;
+        scan_block(m, d, k, o);
+        d += k;
+        n -= k;
+    }
+    if (o->st == FL_OK)
+        scan_block(m, d, n, o);
+}
+
+/* ---------------------------------------------------------------- whole texts and streams */
+
+enum fl_status fl_masker_apply(struct fl_masker *m, const char *text, size_t len, char **out,
+                               size_t *out_len)
+{
+    if (m == NULL || out == NULL || (text == NULL && len))
+        return FL_ERR_USAGE;
+    *out = NULL;
+    struct buf b;
+    buf_init(&b, len * 16 + 65536);
+    struct out o = {NULL, &b, buf_append(&b, "", 0)};
+    bool pem = m->in_pem;
+    m->in_pem = false;
+    mask_block(m, text, len, &o);
+    m->in_pem = pem;
+    if (o.st != FL_OK) {
+        buf_free(&b);
+        return o.st;
+    }
+    if (out_len)
+        *out_len = b.len;
+    *out = buf_steal(&b);
+    return FL_OK;
+}
+
+enum fl_status fl_masker_write(struct fl_masker *m, const void *buf, size_t len, FILE *out)
+{
+    if (m == NULL || out == NULL || (buf == NULL && len))
+        return FL_ERR_USAGE;
+    struct out o = {out, NULL, FL_OK};
+    const char *p = buf;
+    while (len && o.st == FL_OK) {
+        if (m->carry.len) {
+            /* complete the carried line (or cut it at MASK_LINE_MAX) */
+            const char *nl = memchr(p, '\n', len);
+            size_t take = nl ? (size_t)(nl - p) + 1 : len;
+            size_t room = MASK_LINE_MAX - m->carry.len;
+            bool full = take > room;
+            if (full)
+                take = room;
+            if (buf_append(&m->carry, p, take) != FL_OK)
+                return FL_ERR_NOMEM;
+            p += take;
+            len -= take;
+            if (!nl && !full)
+                break;
+            mask_block(m, m->carry.data, m->carry.len, &o);
+            buf_reset(&m->carry);
+            continue;
+        }
+        const char *nl = memrchr(p, '\n', len);
+        size_t whole = nl ? (size_t)(nl - p) + 1 : 0;
+        if (whole) {
+            mask_block(m, p, whole, &o);
+            p += whole;
+            len -= whole;
+        }
+        while (len >= MASK_LINE_MAX && o.st == FL_OK) {
+            mask_block(m, p, MASK_LINE_MAX, &o);
+            p += MASK_LINE_MAX;
+            len -= MASK_LINE_MAX;
+        }
+        if (len && buf_append(&m->carry, p, len) != FL_OK)
+            return FL_ERR_NOMEM;
+        break;
+    }
+    return o.st;
+}
+
+enum fl_status fl_masker_end(struct fl_masker *m, FILE *out)
+{
+    if (m == NULL || out == NULL)
+        return FL_ERR_USAGE;
+    struct out o = {out, NULL, FL_OK};
+    if (m->carry.len) {
+        mask_block(m, m->carry.data, m->carry.len, &o);
+        buf_reset(&m->carry);
+        out_write(&o, "\n", 1);
+    }
+    m->in_pem = false;
+    if (o.st == FL_OK && fflush(out) != 0)
+        o.st = FL_ERR_IO;
+    return o.st;
+}
+
+enum fl_status fl_masker_stream(struct fl_masker *m, FILE *in, FILE *out)
+{
+    if (m == NULL || in == NULL || out == NULL)
+        return FL_ERR_USAGE;
+    char *chunk = malloc(READ_CHUNK);
+    if (chunk == NULL)
+        return FL_ERR_NOMEM;
+    enum fl_status st = FL_OK;
+    size_t n;
+    while (st == FL_OK && (n = fread(chunk, 1, READ_CHUNK, in)) > 0)
+        st = fl_masker_write(m, chunk, n, out);
+    if (st == FL_OK && ferror(in))
+        st = FL_ERR_IO;
+    enum fl_status es = fl_masker_end(m, out);
+    free(chunk);
+    return st != FL_OK ? st : es;
+}
+
+/* ---------------------------------------------------------------- fl_mask_path: the masker as a sink */
+
+struct mask_sink {
+    struct fl_masker *m;
+    FILE *out;
+};
+
+static enum fl_status sink_open(void *ctx, const char *name, int *src)
+{
+    struct mask_sink *k = ctx;
+    struct line_meta meta = {.rank = -1, .ts_ms = TS_UNKNOWN};
+    prefix_from_path(name, &meta);
+    if (meta.host[0])
+        add_host(k->m, meta.host, strlen(meta.host));
+    *src = 0;
+    return FL_OK;
+}
+
+static enum fl_status sink_feed(void *ctx, int src, const void *buf, size_t len)
+{
+    (void)src;
+    struct mask_sink *k = ctx;
+    return fl_masker_write(k->m, buf, len, k->out);
+}
+
+static enum fl_status sink_close(void *ctx, int src)
+{
+    (void)src;
+    struct mask_sink *k = ctx;
+    return fl_masker_end(k->m, k->out);
+}
+
+static void sink_note(void *ctx, const char *name, const char *msg)
+{
+    (void)ctx;
+    (void)name;
+    (void)msg; /* the caller reports err */
+}
+
+enum fl_status fl_mask_path(struct fl_masker *m, const char *path, FILE *out, struct fl_error *err)
+{
+    if (m == NULL || path == NULL || out == NULL)
+        return FL_ERR_USAGE;
+    struct mask_sink k = {m, out};
+    const struct sink sink = {&k, sink_open, sink_feed, sink_close, sink_note};
+    return reader_path(&sink, path, err);
+}
+
+/* ---------------------------------------------------------------- reports */
+
+/* Replaces *s by its masked copy. */
+static enum fl_status mask_str(struct fl_masker *m, char **s)
+{
+    if (*s == NULL)
+        return FL_OK;
+    char *t;
+    enum fl_status st = fl_masker_apply(m, *s, strlen(*s), &t, NULL);
+    if (st != FL_OK)
+        return st;
+    free(*s);
+    *s = t;
+    return FL_OK;
+}
+
+static void learn_path(struct fl_masker *m, const char *path)
+{
+    struct line_meta meta = {.rank = -1, .ts_ms = TS_UNKNOWN};
+    if (path == NULL)
+        return;
+    /* archive members: "run.tar.gz:node-2/rank_5.log" */
+    const char *colon = strrchr(path, ':');
+    prefix_from_path(colon ? colon + 1 : path, &meta);
+    if (meta.host[0])
+        add_host(m, meta.host, strlen(meta.host));
+}
+
+enum fl_status fl_report_mask(struct fl_report *r, struct fl_masker *m)
+{
+    if (r == NULL || m == NULL)
+        return FL_ERR_USAGE;
+    for (size_t i = 0; i < r->ndiagnoses; i++) {
+        struct diagnosis *d = &r->diagnoses[i];
+        if (d->host[0])
+            add_host(m, d->host, strlen(d->host));
+        for (size_t j = 0; j < d->nevidence; j++) {
+            struct line_meta meta = {.rank = -1, .ts_ms = TS_UNKNOWN};
+            learn_path(m, d->evidence[j].source);
+            if (d->evidence[j].text) {
+                prefix_parse(d->evidence[j].text, strlen(d->evidence[j].text), &meta, 2000);
+                if (meta.host[0])
+                    add_host(m, meta.host, strlen(meta.host));
+            }
+        }
+    }
+    for (size_t i = 0; i < r->nerrors; i++)
+        learn_path(m, r->errors[i].source);
+    enum fl_status st = FL_OK;
+    for (size_t i = 0; i < r->ndiagnoses && st == FL_OK; i++) {
+        struct diagnosis *d = &r->diagnoses[i];
+        for (size_t j = 0; j < d->nevidence && st == FL_OK; j++) {
+            st = mask_str(m, &d->evidence[j].source);
+            if (st == FL_OK)
+                st = mask_str(m, &d->evidence[j].text);
+        }
+        if (st == FL_OK)
+            st = mask_str(m, &d->root_cause);
+        if (st == FL_OK)
+            st = mask_str(m, &d->fix);
+        if (st == FL_OK)
+            st = mask_str(m, &d->verify);
+        if (st == FL_OK)
+            st = mask_str(m, &d->explain);
+        if (st == FL_OK && d->host[0]) {
+            char *h;
+            st = fl_masker_apply(m, d->host, strlen(d->host), &h, NULL);
+            if (st == FL_OK) {
+                snprintf(d->host, sizeof d->host, "%s", h);
+                free(h);
+            }
+        }
+    }
+    /* facts: masked as KEY=value, so that NAME=value rules and node lists see the name */
+    for (size_t i = 0; i < r->facts.n && st == FL_OK; i++) {
+        struct fact *f = &r->facts.items[i];
+        struct buf kv;
+        buf_init(&kv, 4096);
+        buf_printf(&kv, "%s=%s", f->key, f->value);
+        char *t = NULL;
+        st = fl_masker_apply(m, kv.data, kv.len, &t, NULL);
+        size_t kl = strlen(f->key);
+        if (st == FL_OK) {
+            char *v = strncmp(t, f->key, kl) == 0 && t[kl] == '=' ? xstrdup(t + kl + 1) : NULL;
+            if (v == NULL) /* the name itself was rewritten: mask the value alone */
+                st = fl_masker_apply(m, f->value, strlen(f->value), &v, NULL);
+            if (st == FL_OK) {
+                free(f->value);
+                f->value = v;
+            }
+        }
+        free(t);
+        buf_free(&kv);
+    }
+    for (size_t i = 0; i < r->nerrors && st == FL_OK; i++) {
+        st = mask_str(m, &r->errors[i].source);
+        if (st == FL_OK)
+            st = mask_str(m, &r->errors[i].msg);
+    }
+    if (st == FL_OK)
+        st = mask_str(m, &r->note);
+    return st;
+}
