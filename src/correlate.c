@@ -36,6 +36,7 @@ enum fl_status correlator_init(struct correlator *c, const struct fl_kb *kb)
         c->st[i].events = calloc(EVIDENCE_KEEP, sizeof *c->st[i].events);
         if (!c->st[i].counts || !c->st[i].events)
             return FL_ERR_NOMEM;
+        c->st[i].support_rank = -1;
     }
     return FL_OK;
 }
@@ -110,6 +111,12 @@ enum fl_status correlator_add(struct correlator *c, int entry, int signal,
             return FL_ERR_NOMEM;
         st->nevents++;
     }
+    if (sig->supporting) {
+        /* supporting lines never date the failure, but may name its rank */
+        if (st->support_rank < 0 && lv->meta.rank >= 0)
+            st->support_rank = lv->meta.rank;
+        return FL_OK;
+    }
     return note_rank(st, lv, seq);
 }
 
@@ -145,6 +152,8 @@ static void first_event(const struct entry_state *st, struct candidate *cd)
                 cd->rank = r->rank;
             }
         }
+    if (cd->rank < 0)
+        cd->rank = st->support_rank;
     cd->host[0] = '\0';
     for (size_t i = 0; i < st->nevents; i++)
         if (st->events[i].rank == cd->rank && st->events[i].host[0]) {
@@ -390,7 +399,7 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
         struct candidate *cd = &cands[ncand++];
         cd->entry = i;
         for (size_t j = 0; j < e->nsignals; j++)
-            cd->matched += e->signals[j].positive && st->counts[j] > 0;
+            cd->matched += e->signals[j].positive && !e->signals[j].supporting && st->counts[j] > 0;
         first_event(st, cd);
     }
     for (size_t i = 0; i < ncand; i++)

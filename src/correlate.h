@@ -41,8 +41,9 @@ struct entry_state {
     unsigned long *counts;       /* per signal */
     struct event *events;        /* the first EVIDENCE_KEEP matched lines */
     size_t nevents;
-    struct rank_seen *ranks;
+    struct rank_seen *ranks;     /* decisive signals only */
     size_t nranks, ranks_cap;
+    long support_rank;           /* the first rank a supporting line named, or -1 */
 };
 
 struct correlator {

@@ -183,8 +183,9 @@ static void meta_from_captures(struct extractor *x, pcre2_code *re, const char *
         size_t vl = ov[2 * num + 1] - ov[2 * num];
         if (names_culprit(name) && vl > 0 && isdigit((unsigned char)v[0]))
             meta->rank = strtol(v, NULL, 10);
-        else if ((strcmp(name, "host") == 0 || strcmp(name, "culprit_host") == 0) && vl > 0 &&
-                 vl < HOST_MAX) {
+        else if ((strcmp(name, "host") == 0 || strcmp(name, "culprit_host") == 0 ||
+                  strcmp(name, "failed_host") == 0 || strcmp(name, "failed_node") == 0) &&
+                 vl > 0 && vl < HOST_MAX) {
             memcpy(meta->host, v, vl);
             meta->host[vl] = '\0';
         }

@@ -39,6 +39,7 @@ struct signal {
     char *text;        /* literal or regex source; config source for SIGNAL_CONFIG */
     bool nocase;
     bool positive;     /* appears outside any `not` in the condition: its lines are evidence */
+    bool supporting;   /* not named by the condition: evidence that never decides or ranks */
     struct config_test cfg;
     int pattern;       /* index into kb->patterns, or -1 for config signals */
     unsigned line;     /* where it is defined in the entry's file */

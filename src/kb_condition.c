@@ -29,6 +29,7 @@ struct parser {
     size_t len;
     int depth;
     bool negated; /* inside an odd number of `not` */
+    bool negative[KB_MAX_SIGNALS]; /* named under a `not` */
 };
 
 static enum fl_status perr(struct parser *ps, const char *msg, const char *arg)
@@ -122,6 +123,8 @@ static enum fl_status parse_unary(struct parser *ps)
         }
         if (!ps->negated)
             ps->e->signals[idx].positive = true;
+        else
+            ps->negative[idx] = true;
         struct cond_insn in = {.op = COND_SIGNAL, .signal = idx};
         if (count) {
             skip_ws(ps);
@@ -184,6 +187,11 @@ enum fl_status condition_compile(struct entry *e, const char *src, struct fl_err
     skip_ws(&ps);
     if (*ps.p)
         return perr(&ps, "unexpected text", ps.p);
+    /* a pattern the condition does not name is supporting evidence: it never decides, but its
+     * lines are shown and can name the rank (a launcher summary naming the killed rank) */
+    for (size_t i = 0; i < e->nsignals && i < KB_MAX_SIGNALS; i++)
+        if (!e->signals[i].positive && !ps.negative[i] && e->signals[i].kind != SIGNAL_CONFIG)
+            e->signals[i].positive = e->signals[i].supporting = true;
     e->cond.code = malloc(ps.len * sizeof *ps.code);
     if (e->cond.code == NULL)
         return FL_ERR_NOMEM;

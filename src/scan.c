@@ -239,23 +239,36 @@ static uint64_t line_start(const struct source *so, const struct window *w, uint
     return nl ? so->base + (uint64_t)(nl - w->chunk) + 1 : so->next_line;
 }
 
-/* Copies or points at the bytes [ls, le) into p and n (the carry may hold the start). */
-static void line_bytes(struct fl_scanner *s, const struct source *so, const struct window *w,
-                       uint64_t ls, uint64_t le, const char **p, size_t *n)
+/* Copies or points at the bytes [ls, le) into p and n (the carry may hold the start). Returns
+ * where the byte at absolute offset `at` lies in them: n when at is UINT64_MAX (no focus), at
+ * most n when the byte was cut from the carry. */
+static size_t line_bytes(struct fl_scanner *s, const struct source *so, const struct window *w,
+                         uint64_t ls, uint64_t le, uint64_t at, const char **p, size_t *n)
 {
     if (ls >= so->base) {
         *p = w->chunk + (ls - so->base);
         *n = (size_t)(le - ls);
-        return;
+        return at == UINT64_MAX ? *n : at > ls ? (size_t)(at - ls) : 0;
+    }
+    size_t in_chunk = (size_t)(le - so->base);
+    if (at != UINT64_MAX && at >= so->base && at - so->base >= LINE_CAP / 2) {
+        /* the focus lies far into this chunk: the start of the line, in the carry, is left out */
+        *p = w->chunk;
+        *n = in_chunk;
+        return (size_t)(at - so->base);
     }
     buf_reset(&s->line);
     size_t skip = ls > so->carry_start ? (size_t)(ls - so->carry_start) : 0;
     if (skip < so->carry.len)
         buf_append(&s->line, so->carry.data + skip, so->carry.len - skip);
-    size_t in_chunk = (size_t)(le - so->base);
+    size_t head = s->line.len;
     buf_append(&s->line, w->chunk, in_chunk < LINE_CAP ? in_chunk : LINE_CAP);
     *p = s->line.data ? s->line.data : "";
     *n = s->line.len;
+    size_t focus = at == UINT64_MAX ? *n
+                   : at >= so->base ? head + (size_t)(at - so->base)
+                   : at > so->carry_start + skip ? (size_t)(at - so->carry_start - skip) : 0;
+    return focus < *n ? focus : *n;
 }
 
 /* For a line without a time of its own: the nearest earlier line of the chunk that has one. */
@@ -302,8 +315,8 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
     }
     const char *p;
     size_t n;
-    line_bytes(s, so, w, ls, le, &p, &n);
-    size_t focus = nm ? (size_t)(m[0].to - ls) - (m[0].to > ls) : n;
+    uint64_t at = nm ? (m[0].to > ls ? m[0].to - 1 : ls) : UINT64_MAX;
+    size_t focus = line_bytes(s, so, w, ls, le, at, &p, &n);
     if (n > LINE_CAP) {
         size_t start = focus > LINE_CAP - 1024 ? focus - (LINE_CAP - 1024) : 0;
         p += start;

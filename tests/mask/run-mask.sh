@@ -1,0 +1,53 @@
+#!/bin/sh
+# `faultline mask` and every report format on a log full of secrets and private details: no
+# secret (nor, in the default mode, private detail) may appear in any output, and masking must
+# not change the diagnosis. Usage: run-mask.sh FAULTLINE FIXTURE_DIR
+set -u
+fl=$1
+dir=$2
+log=$dir/run.log
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+"$fl" mask "$log" >"$tmp/mask.all" || { echo "mask failed"; fail=1; }
+"$fl" mask --mask secrets <"$log" >"$tmp/mask.secrets" || { echo "mask from stdin failed"; fail=1; }
+gzip -c "$log" >"$tmp/node-9.log.gz"
+"$fl" mask "$tmp/node-9.log.gz" >"$tmp/mask.gz" || { echo "mask of .gz failed"; fail=1; }
+cmp -s "$tmp/mask.all" "$tmp/mask.gz" || { echo "mask of .gz differs from mask of the file"; fail=1; }
+(cd "$dir" && tar cf "$tmp/logs.tar" run.log)
+"$fl" mask "$tmp/logs.tar" >"$tmp/mask.tar" || { echo "mask of .tar failed"; fail=1; }
+cmp -s "$tmp/mask.all" "$tmp/mask.tar" || { echo "mask of .tar differs from mask of the file"; fail=1; }
+for fmt in json text markdown; do
+  "$fl" diagnose --color never --format $fmt "$log" >"$tmp/diag.$fmt" 2>&1
+  "$fl" diagnose --color never --format $fmt --mask secrets "$log" >"$tmp/diag-secrets.$fmt" 2>&1
+done
+"$fl" diagnose --format json --no-mask "$log" >"$tmp/raw.json"
+
+# every secret is gone from every output
+while IFS= read -r s; do
+  [ -n "$s" ] || continue
+  for f in "$tmp"/mask.* "$tmp"/diag.* "$tmp"/diag-secrets.*; do
+    if grep -qF -- "$s" "$f"; then echo "secret '$s' survives in $(basename "$f")"; fail=1; fi
+  done
+done <"$dir/secrets.txt"
+# private details are gone in the default mode, kept with --mask secrets
+while IFS= read -r s; do
+  [ -n "$s" ] || continue
+  for f in "$tmp"/mask.all "$tmp"/mask.gz "$tmp"/diag.*; do
+    if grep -qF -- "$s" "$f"; then echo "private '$s' survives in $(basename "$f")"; fail=1; fi
+  done
+done <"$dir/private.txt"
+grep -qF "gpu-node-01" "$tmp/mask.secrets" || { echo "--mask secrets masked a host name"; fail=1; }
+grep -qF "127.0.0.1" "$tmp/mask.all" || { echo "127.0.0.1 was masked"; fail=1; }
+grep -qF "hf_QzXw8LmNpR4tYv2BcD6fGhJk9sAe3UiOyT" "$log" || { echo "fixture lost its token"; fail=1; }
+
+# masking does not change the diagnosis
+id() { grep -m1 '"id"' "$1" | sed 's/.*"id": *"\([^"]*\)".*/\1/'; }
+[ "$(id "$tmp/raw.json")" = "cuda-oom" ] || { echo "unmasked diagnosis is '$(id "$tmp/raw.json")', not cuda-oom"; fail=1; }
+[ "$(id "$tmp/diag.json")" = "$(id "$tmp/raw.json")" ] || { echo "masked and unmasked diagnoses differ"; fail=1; }
+[ "$(id "$tmp/diag-secrets.json")" = "$(id "$tmp/raw.json")" ] || { echo "--mask secrets changed the diagnosis"; fail=1; }
+grep -q '"initiating_host": "host-1"' "$tmp/diag.json" || { echo "initiating host not pseudonymised"; fail=1; }
+grep -q 'cuda-oom' "$tmp/diag.text" || { echo "text report lacks the diagnosis"; fail=1; }
+grep -q 'cuda-oom' "$tmp/diag.markdown" || { echo "markdown report lacks the diagnosis"; fail=1; }
+exit $fail
