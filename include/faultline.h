@@ -153,6 +153,10 @@ size_t fl_report_error_count(const struct fl_report *r);
 
 enum fl_status fl_report_write(const struct fl_report *r, const struct fl_report_options *opts,
                                FILE *out);
+/* Groups of ranks whose main-thread stacks (py-spy dump, faulthandler) are the same, largest
+ * first, with their innermost frames: where each rank of a hung job waits. */
+enum fl_status fl_report_write_stacks(const struct fl_report *r, FILE *out);
+size_t fl_report_stack_group_count(const struct fl_report *r);
 void fl_report_free(struct fl_report *r);
 
 /* ---------------------------------------------------------------- masking */

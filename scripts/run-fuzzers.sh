@@ -33,7 +33,7 @@ run_one() {
   mkdir -p "$work/$h"
   cp tests/fuzz/corpus/"$h"/* "$work/$h/" 2>/dev/null || true
   echo "run-fuzzers: $h for ${secs}s"
-  if "$build/$h" -max_total_time="$secs" -timeout=25 -rss_limit_mb=4096 -max_len=65536 \
+  if "$build/tests/fuzz/$h" -max_total_time="$secs" -timeout=25 -rss_limit_mb=4096 -max_len=65536 \
       -artifact_prefix="$build/crashes/$h-" -print_final_stats=1 "$work/$h" \
       >"$work/$h.log" 2>&1; then
     echo "run-fuzzers: $h ok ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$work/$h.log" | grep -o '[0-9]*$') runs)"

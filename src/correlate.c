@@ -5,7 +5,8 @@
  *
  *  1. An entry is a candidate when its condition holds over the whole run.
  *  2. A candidate whose evidence lines all belong to a more specific candidate (more distinct
- *     signals matched on the same lines: cuda-oom-fragmentation over cuda-oom) is dropped.
+ *     signals matched on the same lines: cuda-oom-fragmentation over cuda-oom) is dropped,
+ *     unless it is a primary failure and the other only a collateral one.
  *  3. Primary failures (exceptions, OOMs, Xids, signals) outrank collateral ones (watchdog
  *     timeouts, connection resets, launcher summaries), whatever their volume: 511 ranks timing
  *     out say less than the one rank that raised.
@@ -287,6 +288,13 @@ static long hang_suspect(const struct extractor *x, const struct entry_state *st
                    suspect, min_seq, max_seq);
         return suspect;
     }
+    const char *odd = facts_get(&x->facts, "stack_odd_rank");
+    if (odd) {
+        long rank = strtol(odd, NULL, 10);
+        buf_printf(why, "rank %ld's stack differs from every other rank's (py-spy/faulthandler dumps)",
+                   rank);
+        return rank;
+    }
     if (!silent_rule)
         return -1;
     size_t silent = 0;
@@ -307,6 +315,74 @@ static long hang_suspect(const struct extractor *x, const struct entry_state *st
         return silent_rank;
     }
     return -1;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Where a frame is a wait for the other ranks: a collective, a point-to-point receive, a barrier
+ * or a device synchronisation. */
+static bool waits_for_peers(const char *frame)
+{
+    static const char *const waits[] = {"all_reduce", "allreduce", "all_gather", "reduce_scatter",
+                                        "broadcast", "barrier", "recv", "irecv", "all_to_all",
+                                        "synchronize", "wait (torch", "_wait", NULL};
+    for (int i = 0; waits[i]; i++)
+        if (strstr(frame, waits[i]))
+            return true;
+    return false;
+}
+
+/* Groups the ranks' stacks into the report, and states what they show as facts for conditions:
+ * stack_groups (how many shapes), stack_odd_rank (the one rank outside the majority, when there
+ * is exactly one), stack_majority_waits (the majority waits for peers). */
+static enum fl_status analyse_stacks(struct extractor *x, struct fl_report *r)
+{
+    struct stack_cluster *cl;
+    size_t ncl;
+    enum fl_status st = stacks_cluster(&x->stacks, &cl, &ncl);
+    if (st != FL_OK || ncl == 0)
+        return st;
+    r->stacks = calloc(ncl, sizeof *r->stacks);
+    if (r->stacks == NULL) {
+        stacks_clusters_free(cl, ncl);
+        return FL_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < ncl; i++) {
+        struct stack_group *g = &r->stacks[r->nstacks++];
+        const struct stack *rep = &x->stacks.items[cl[i].members[0]];
+        g->ranks = malloc(cl[i].nmembers * sizeof *g->ranks);
+        g->frames = calloc(rep->nframes ? rep->nframes : 1, sizeof *g->frames);
+        if (g->ranks == NULL || g->frames == NULL)
+            break;
+        for (size_t j = 0; j < cl[i].nmembers; j++)
+            g->ranks[g->nranks++] = x->stacks.items[cl[i].members[j]].rank;
+        qsort(g->ranks, g->nranks, sizeof *g->ranks, cmp_long);
+        for (size_t j = 0; j < rep->nframes; j++)
+            if ((g->frames[j] = xstrdup(rep->frames[j])) != NULL)
+                g->nframes++;
+    }
+    char num[32];
+    snprintf(num, sizeof num, "%zu", ncl);
+    st = facts_add(&x->facts, "stack_groups", 12, num, strlen(num), false);
+    bool waits = false;
+    for (size_t j = 0; j < r->stacks[0].nframes && j < 12; j++)
+        waits |= waits_for_peers(r->stacks[0].frames[j]);
+    if (st == FL_OK && ncl >= 2 && r->stacks[0].nranks >= 2)
+        st = facts_add(&x->facts, "stack_majority_waits", 20, waits ? "true" : "false",
+                       waits ? 4 : 5, false);
+    size_t odd = 0;
+    for (size_t i = 1; i < r->nstacks; i++)
+        odd += r->stacks[i].nranks;
+    if (st == FL_OK && ncl >= 2 && odd == 1 && r->stacks[0].nranks >= 2 && r->stacks[1].ranks[0] >= 0) {
+        snprintf(num, sizeof num, "%ld", r->stacks[1].ranks[0]);
+        st = facts_add(&x->facts, "stack_odd_rank", 14, num, strlen(num), false);
+    }
+    stacks_clusters_free(cl, ncl);
+    return st;
 }
 
 static bool exception_is_fatal(const struct extractor *x, const struct exception_event *e)
@@ -383,6 +459,9 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
 {
     (void)nsources;
     const struct fl_kb *kb = c->kb;
+    enum fl_status ast = analyse_stacks(x, r);
+    if (ast != FL_OK)
+        return ast;
     struct candidate *cands = calloc(kb->nentries ? kb->nentries : 1, sizeof *cands);
     if (cands == NULL)
         return FL_ERR_NOMEM;
@@ -405,6 +484,8 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
     for (size_t i = 0; i < ncand; i++)
         for (size_t j = 0; j < ncand; j++)
             if (i != j && !cands[j].dropped && cands[j].matched > cands[i].matched &&
+                /* a consequence never hides a cause that shares its line */
+                (kb->entries[cands[i].entry].collateral || !kb->entries[cands[j].entry].collateral) &&
                 lines_within(&c->st[cands[j].entry], &c->st[cands[i].entry]))
                 cands[i].dropped = true;
     qsort(cands, ncand, sizeof *cands, cmp_candidates);

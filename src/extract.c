@@ -47,6 +47,9 @@ static const struct builtin_pattern builtins[] = {
      "WorkNCCL\\(SeqNum=(?<seq>[0-9]+), OpType=(?<op>[A-Za-z_]+)"},
     {BUILTIN_WATCHDOG_SEQ, "last enqueued NCCL work: [0-9]+", HS_FLAG_CASELESS,
      "(?i)last enqueued NCCL work: (?<seq>[0-9]+)"},
+    {BUILTIN_STACK_THREAD, "Thread (?:0x[0-9A-Fa-f]+|[0-9]+) \\([a-z+]+\\): \"", 0, NULL},
+    {BUILTIN_STACK_THREAD, "(?:Current thread|Thread) 0x[0-9a-fA-F]+ \\(most recent call first\\):", 0,
+     NULL},
     {BUILTIN_RANK_HOST, "NCCL INFO comm 0x[0-9a-f]+ rank [0-9]+ nranks [0-9]+", 0,
      "NCCL INFO comm 0x[0-9a-f]+ rank (?<rank>[0-9]+) nranks"},
 };
@@ -73,6 +76,7 @@ enum fl_status extractor_init(struct extractor *x)
 {
     memset(x, 0, sizeof *x);
     facts_init(&x->facts);
+    stacks_init(&x->stacks);
     x->md = pcre2_match_data_create(32, NULL);
     return x->md ? FL_OK : FL_ERR_NOMEM;
 }
@@ -87,6 +91,7 @@ static void exception_free(struct exception_event *e)
 void extractor_free(struct extractor *x)
 {
     facts_free(&x->facts);
+    stacks_free(&x->stacks);
     for (size_t i = 0; i < x->nexceptions; i++)
         exception_free(&x->exceptions[i]);
     free(x->exceptions);
@@ -157,12 +162,25 @@ static const char *const culprit_rank_names[] = {"rank", "culprit_rank", "failed
                                                  "straggler_rank", "slowest_rank", "exhausted_rank",
                                                  NULL};
 
-static bool names_culprit(const char *name)
+static const char *const culprit_host_names[] = {"host", "culprit_host", "failed_host",
+                                                 "failed_node", NULL};
+
+static bool in_names(const char *const *names, const char *name)
 {
-    for (int i = 0; culprit_rank_names[i]; i++)
-        if (strcmp(name, culprit_rank_names[i]) == 0)
+    for (int i = 0; names[i]; i++)
+        if (strcmp(name, names[i]) == 0)
             return true;
     return false;
+}
+
+static bool names_culprit(const char *name)
+{
+    return in_names(culprit_rank_names, name);
+}
+
+static bool names_culprit_host(const char *name)
+{
+    return in_names(culprit_host_names, name);
 }
 
 static void meta_from_captures(struct extractor *x, pcre2_code *re, const char *s,
@@ -183,13 +201,26 @@ static void meta_from_captures(struct extractor *x, pcre2_code *re, const char *
         size_t vl = ov[2 * num + 1] - ov[2 * num];
         if (names_culprit(name) && vl > 0 && isdigit((unsigned char)v[0]))
             meta->rank = strtol(v, NULL, 10);
-        else if ((strcmp(name, "host") == 0 || strcmp(name, "culprit_host") == 0 ||
-                  strcmp(name, "failed_host") == 0 || strcmp(name, "failed_node") == 0) &&
-                 vl > 0 && vl < HOST_MAX) {
+        else if (names_culprit_host(name) && vl > 0 && vl < HOST_MAX) {
             memcpy(meta->host, v, vl);
             meta->host[vl] = '\0';
         }
     }
+}
+
+bool extract_names_location(pcre2_code *re)
+{
+    uint32_t count, entry_size;
+    PCRE2_SPTR table;
+    pcre2_pattern_info(re, PCRE2_INFO_NAMECOUNT, &count);
+    pcre2_pattern_info(re, PCRE2_INFO_NAMEENTRYSIZE, &entry_size);
+    pcre2_pattern_info(re, PCRE2_INFO_NAMETABLE, &table);
+    for (uint32_t i = 0; i < count; i++, table += entry_size) {
+        const char *name = (const char *)table + 2;
+        if (names_culprit(name) || names_culprit_host(name))
+            return true;
+    }
+    return false;
 }
 
 bool extract_captures(struct extractor *x, const struct fl_kb *kb, int pattern,
@@ -375,6 +406,9 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
     case BUILTIN_WATCHDOG_SEQ:
         note_seqnum(x, kb, pattern, lv);
         return FL_OK;
+    case BUILTIN_STACK_THREAD:
+        stacks_on_thread(&x->stacks, lv->src, &lv->meta, lv->msg, lv->msg_len);
+        return FL_OK;
     case BUILTIN_RANK_HOST:
         if (lv->meta.host[0] && run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) > 0) {
             size_t n;
@@ -412,7 +446,7 @@ bool extract_following(const struct extractor *x, int src)
     for (size_t i = 0; i < x->nopen; i++)
         if (x->open[i].src == src)
             return true;
-    return false;
+    return stacks_following(&x->stacks, src);
 }
 
 static bool caret_line(const char *s, size_t n)
@@ -450,7 +484,16 @@ static char *frame_text(const char *s, size_t n)
     return buf_steal(&b);
 }
 
+static enum fl_status traceback_line(struct extractor *x, const struct line_view *lv);
+
 enum fl_status extract_on_line(struct extractor *x, const struct line_view *lv)
+{
+    if (stacks_following(&x->stacks, lv->src))
+        stacks_on_line(&x->stacks, lv->src, &lv->meta, lv->msg, lv->msg_len);
+    return traceback_line(x, lv);
+}
+
+static enum fl_status traceback_line(struct extractor *x, const struct line_view *lv)
 {
     struct tb_state *t = NULL;
     size_t in_src = 0;
@@ -526,6 +569,7 @@ enum fl_status extract_on_line(struct extractor *x, const struct line_view *lv)
 
 void extract_close_source(struct extractor *x, int src)
 {
+    stacks_close_source(&x->stacks, src);
     for (size_t i = x->nopen; i-- > 0;)
         if (x->open[i].src == src)
             close_tb(x, &x->open[i]);

@@ -7,6 +7,8 @@
  * header: the source then enters "follow" mode and the scanner hands it each next line until the
  * exception line closes it (bounded: at most TRACEBACK_MAX_LINES lines).
  *
+ * Stack dumps (py-spy, faulthandler) are read the same way, by stackdump.c.
+ *
  * Ownership: struct extractor owns everything it collects; the scanner owns the extractor.
  */
 #ifndef FL_EXTRACT_H
@@ -15,6 +17,7 @@
 #include "facts.h"
 #include "kb.h"
 #include "prefix.h"
+#include "stackdump.h"
 
 #define TRACEBACK_MAX_LINES 400
 #define EXCEPTIONS_MAX 256
@@ -88,6 +91,7 @@ struct extractor {
     size_t nseqnums, seqnums_cap;
     struct rank_host *hosts;    /* which host each rank runs on, when a line says both */
     size_t nhosts, hosts_cap;
+    struct stacks stacks;       /* py-spy / faulthandler main-thread stacks per rank */
     struct tb_state *open;      /* open tracebacks, at most a few per source */
     size_t nopen, open_cap;
     uint64_t seq;
@@ -103,6 +107,8 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
 /* Runs a KB signal's PCRE2 on the line: false when it does not match (a prefiltered pattern
  * that Vectorscan over-approximated). Captures named rank/host override *meta; with want_facts,
  * every named capture becomes a fact. */
+/* True when the pattern has a capture that names a rank or host (see extract_captures). */
+bool extract_names_location(pcre2_code *re);
 bool extract_captures(struct extractor *x, const struct fl_kb *kb, int pattern,
                       const struct line_view *lv, bool want_facts, struct line_meta *meta,
                       enum fl_status *st);

@@ -23,6 +23,16 @@ uint64_t framer_count_newlines(const char *p, size_t n)
     return count;
 }
 
+bool framer_is_clean(const char *line, size_t len)
+{
+    /* printable ASCII and tabs only: no escape, no carriage return, nothing to validate */
+    const unsigned char *p = (const unsigned char *)line;
+    unsigned char bad = 0;
+    for (size_t i = 0; i < len; i++)
+        bad |= (unsigned char)(p[i] < 0x20 && p[i] != '\t') | (unsigned char)(p[i] >= 0x7f);
+    return bad == 0;
+}
+
 /* Length of a valid UTF-8 sequence at p, or 0. */
 static size_t utf8_len(const unsigned char *p, size_t n)
 {
@@ -85,13 +95,22 @@ void framer_clean(const char *line, size_t len, size_t focus, struct buf *out)
             i++;
             continue;
         }
+        if (p[i] >= 0x20 && p[i] < 0x7f) {
+            size_t j = i + 1;
+            while (j < n && p[j] >= 0x20 && p[j] < 0x7f)
+                j++;
+            if (buf_append(out, p + i, j - i) != FL_OK)
+                return;
+            i = j;
+            continue;
+        }
         size_t l = utf8_len(p + i, n - i);
         if (l == 0) {
             buf_putc(out, '?');
             i++;
             continue;
         }
-        if (buf_append(out, p + i, l) != 0)
+        if (buf_append(out, p + i, l) != FL_OK)
             return;
         i += l;
     }

@@ -9,6 +9,7 @@
 #define FL_FRAMER_H
 
 #include "buf.h"
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,10 @@
 
 /* Number of '\n' bytes in p[0..n), a word at a time. */
 uint64_t framer_count_newlines(const char *p, size_t n);
+
+/* True when the line needs no cleaning (printable ASCII and tabs only): the common case, which
+ * lets the scanner use the bytes where they are. */
+bool framer_is_clean(const char *line, size_t len);
 
 /* Cleans one line (without its '\n') into out: keeps the carriage-return segment holding byte
  * `focus` (or the last non-empty one when focus >= len), removes ANSI escape sequences, replaces

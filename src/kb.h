@@ -82,9 +82,8 @@ enum builtin {
     BUILTIN_VERSION,       /* torch/cuda/nccl/driver versions, gpu name, world size */
     BUILTIN_PROGRESS,      /* training progress lines */
     BUILTIN_WATCHDOG_SEQ,  /* WorkNCCL(SeqNum=..., OpType=...) */
-    BUILTIN_PYSPY_THREAD,  /* py-spy dump: Thread 0x... (active): "MainThread" */
-    BUILTIN_PYSPY_PROCESS, /* py-spy dump: Process 1234: python train.py */
-    BUILTIN_FAULTHANDLER,  /* faulthandler: Thread 0x... (most recent call first): */
+    BUILTIN_STACK_THREAD,  /* py-spy `Thread 0x... (active): "MainThread"`, faulthandler
+                              `Current thread 0x... (most recent call first):` */
     BUILTIN_RANK_HOST,     /* NCCL INFO comm 0x... rank N nranks M: which host rank N runs on */
     BUILTIN_COUNT
 };
@@ -97,6 +96,7 @@ struct pattern {
     unsigned hs_flags;
     char *pcre_expr;      /* what PCRE2 runs on the line for captures; NULL: no captures */
     bool nocase;
+    bool names_location;  /* a capture names the line's rank or host: run PCRE2 on every match */
 };
 
 struct fl_kb {

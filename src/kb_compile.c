@@ -155,6 +155,7 @@ static enum fl_status build(struct fl_kb *kb, bool validate, struct fl_error *er
         if (kb->pcre[i] == NULL)
             return error_set(err, FL_ERR_INTERNAL, NULL, 0, 0, "built-in pattern %zu: PCRE2 %d",
                              i, rc);
+        p->names_location = extract_names_location(kb->pcre[i]);
     }
     return FL_OK;
 }

@@ -339,7 +339,7 @@ static bool parse_pdsh(const char *s, size_t len, size_t *pos, struct line_meta 
 {
     (void)year;
     size_t p = *pos, h = p;
-    while (h < len && h - p < HOST_MAX && s[h] != ':' && s[h] != ' ')
+    while (h < len && h - p < HOST_MAX - 1 && s[h] != ':' && s[h] != ' ')
         h++;
     if (h == p || h + 1 >= len || s[h] != ':' || s[h + 1] != ' ' || !looks_like_host(s + p, h - p))
         return false;

@@ -32,6 +32,13 @@ void report_free_contents(struct fl_report *r)
     free(r->errors);
     free(r->ranks);
     free(r->note);
+    for (size_t i = 0; i < r->nstacks; i++) {
+        free(r->stacks[i].ranks);
+        for (size_t j = 0; j < r->stacks[i].nframes; j++)
+            free(r->stacks[i].frames[j]);
+        free(r->stacks[i].frames);
+    }
+    free(r->stacks);
     facts_free(&r->facts);
 }
 
@@ -80,6 +87,19 @@ enum fl_status fl_report_write(const struct fl_report *r, const struct fl_report
     case FL_FORMAT_TEXT: return report_write_text(r, o, out);
     }
     return FL_ERR_USAGE;
+}
+
+enum fl_status fl_report_write_stacks(const struct fl_report *r, FILE *out)
+{
+    if (r->nstacks == 0)
+        fprintf(out, "no stack dumps found (py-spy dump or faulthandler output)\n");
+    report_write_stack_groups(r, out);
+    return ferror(out) ? FL_ERR_IO : FL_OK;
+}
+
+size_t fl_report_stack_group_count(const struct fl_report *r)
+{
+    return r->nstacks;
 }
 
 void report_format_time(int64_t ms, bool no_year, char *buf, size_t n)

@@ -44,6 +44,14 @@ struct diagnosis {
     char *explain;                 /* why this diagnosis, for --explain */
 };
 
+/* Ranks whose main-thread stacks are the same, largest group first. */
+struct stack_group {
+    long *ranks;
+    size_t nranks;
+    char **frames;                 /* innermost first */
+    size_t nframes;
+};
+
 struct source_error {
     char *source;
     char *msg;
@@ -60,6 +68,8 @@ struct fl_report {
     struct source_error *errors;
     size_t nerrors;
     char *note;                    /* how the initiating rank was decided, when it matters */
+    struct stack_group *stacks;
+    size_t nstacks;
 };
 
 void report_free_contents(struct fl_report *r);
@@ -70,6 +80,8 @@ enum fl_status report_write_text(const struct fl_report *r, const struct fl_repo
                                  FILE *out);
 enum fl_status report_write_markdown(const struct fl_report *r, FILE *out);
 
+/* The stack groups, largest first, with their innermost frames. */
+void report_write_stack_groups(const struct fl_report *r, FILE *out);
 /* "2026-05-01T12:00:03Z" (or "05-01T12:00:03" without a year) into buf */
 void report_format_time(int64_t ms, bool no_year, char *buf, size_t n);
 /* "0-2,4-7" */

@@ -94,6 +94,20 @@ enum fl_status report_write_json(const struct fl_report *r, FILE *out)
     for (size_t i = 0; i < r->facts.n; i++)
         json_object_set_new(facts, r->facts.items[i].key, json_string(r->facts.items[i].value));
     json_object_set_new(root, "facts", facts);
+    json_t *stacks = json_array();
+    for (size_t i = 0; i < r->nstacks; i++) {
+        json_t *g = json_object(), *members = json_array(), *frames = json_array();
+        for (size_t j = 0; j < r->stacks[i].nranks; j++)
+            json_array_append_new(members, r->stacks[i].ranks[j] >= 0
+                                               ? json_integer(r->stacks[i].ranks[j])
+                                               : json_null());
+        for (size_t j = 0; j < r->stacks[i].nframes; j++)
+            json_array_append_new(frames, json_string(r->stacks[i].frames[j]));
+        json_object_set_new(g, "ranks", members);
+        json_object_set_new(g, "frames", frames);
+        json_array_append_new(stacks, g);
+    }
+    json_object_set_new(root, "stacks", stacks);
     if (r->note && r->note[0])
         json_object_set_new(root, "note", json_string(r->note));
     int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(3));

@@ -83,6 +83,26 @@ static void write_diagnosis(const struct diagnosis *d, size_t index, const struc
     fputc('\n', out);
 }
 
+#define STACK_FRAMES_SHOWN 6
+
+void report_write_stack_groups(const struct fl_report *r, FILE *out)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < r->nstacks; i++)
+        total += r->stacks[i].nranks;
+    for (size_t i = 0; i < r->nstacks; i++) {
+        const struct stack_group *g = &r->stacks[i];
+        char ranks[512];
+        report_format_ranks(g->ranks, g->nranks, ranks, sizeof ranks);
+        fprintf(out, "%s: %zu of %zu rank(s): %s\n", i == 0 ? "majority" : "different", g->nranks,
+                total, ranks[0] ? ranks : "unknown");
+        for (size_t j = 0; j < g->nframes && j < STACK_FRAMES_SHOWN; j++)
+            fprintf(out, "    %s\n", g->frames[j]);
+        if (g->nframes > STACK_FRAMES_SHOWN)
+            fprintf(out, "    … %zu outer frame(s)\n", g->nframes - STACK_FRAMES_SHOWN);
+    }
+}
+
 enum fl_status report_write_text(const struct fl_report *r, const struct fl_report_options *o,
                                  FILE *out)
 {
@@ -98,6 +118,11 @@ enum fl_status report_write_text(const struct fl_report *r, const struct fl_repo
         fprintf(out, "No known failure found.\n");
     for (size_t i = 0; i < r->ndiagnoses; i++)
         write_diagnosis(&r->diagnoses[i], i, o, s, out);
+    if (r->nstacks > 1) {
+        fprintf(out, "%sStacks%s (main thread, innermost first)\n", s->bold, s->reset);
+        report_write_stack_groups(r, out);
+        fputc('\n', out);
+    }
     if (r->note && r->note[0] && r->ndiagnoses)
         fprintf(out, "%sNote:%s %s\n", s->bold, s->reset, r->note);
     for (size_t i = 0; i < r->nerrors; i++)

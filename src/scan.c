@@ -278,6 +278,9 @@ static void look_back_time(struct fl_scanner *s, struct source *so, const struct
     if (ls > so->base) {
         const char *lo = w->chunk + (ls - so->base > LOOKBACK_BYTES ? ls - so->base - LOOKBACK_BYTES : 0);
         const char *end = w->chunk + (ls - so->base) - 1; /* the '\n' before the line */
+        /* lines before next_line were handled already: their time is in so->last_ts */
+        if (so->next_line > so->base && w->chunk + (so->next_line - so->base) > lo)
+            lo = w->chunk + (so->next_line - so->base);
         for (int i = 0; i < LOOKBACK_LINES && end > lo; i++) {
             const char *nl = memrchr(lo, '\n', (size_t)(end - lo));
             const char *start = nl ? nl + 1 : lo;
@@ -323,9 +326,15 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         n = n - start < LINE_CAP ? n - start : LINE_CAP;
         focus -= start;
     }
-    framer_clean(p, n, focus, &s->clean);
-    struct line_view lv = {.src = (int)(so - s->sources), .line_no = so->lines + 1,
-                           .text = s->clean.data ? s->clean.data : "", .len = s->clean.len};
+    struct line_view lv = {.src = (int)(so - s->sources), .line_no = so->lines + 1};
+    if (framer_is_clean(p, n)) {
+        lv.text = p;
+        lv.len = n;
+    } else {
+        framer_clean(p, n, focus, &s->clean);
+        lv.text = s->clean.data ? s->clean.data : "";
+        lv.len = s->clean.len;
+    }
     lv.meta = so->path_meta;
     prefix_parse(lv.text, lv.len, &lv.meta, s->year);
     if (lv.meta.ts_ms != TS_UNKNOWN) {
@@ -333,6 +342,8 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         so->last_ts_no_year = lv.meta.ts_no_year;
     } else if (nm) {
         look_back_time(s, so, w, ls, &lv.meta);
+        so->last_ts = lv.meta.ts_ms;
+        so->last_ts_no_year = lv.meta.ts_no_year;
     }
     lv.msg = lv.text + lv.meta.msg_off;
     lv.msg_len = lv.len - lv.meta.msg_off;
@@ -357,9 +368,10 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
             continue;
         }
         struct line_view ev = lv;
-        if (s->kb->pcre[ids[i]]) {
+        bool want_facts = s->corr.st[pat->entry].counts[pat->signal] < 4;
+        if (s->kb->pcre[ids[i]] &&
+            (want_facts || pat->names_location || (pat->hs_flags & HS_FLAG_PREFILTER))) {
             /* PCRE2 confirms prefiltered patterns and reads the captures */
-            bool want_facts = s->corr.st[pat->entry].counts[pat->signal] < 4;
             bool matched = extract_captures(&s->x, s->kb, (int)ids[i], &lv, want_facts, &ev.meta, &st);
             if (st != FL_OK || (!matched && (pat->hs_flags & HS_FLAG_PREFILTER)))
                 continue;
@@ -400,7 +412,8 @@ static enum fl_status process(struct fl_scanner *s, struct source *so, const str
         st = handle_line(s, so, w, ls, le, so->pending + i, j - i);
         i = j;
     }
-    memmove(so->pending, so->pending + i, (np - i) * sizeof *so->pending);
+    if (i > 0)
+        memmove(so->pending, so->pending + i, (np - i) * sizeof *so->pending);
     so->npending = np - i;
     return st;
 }
@@ -524,7 +537,8 @@ enum fl_status fl_scanner_finish(struct fl_scanner *s, struct fl_report **out)
         fl_report_free(r);
         return FL_ERR_NOMEM;
     }
-    memcpy(r->ranks, s->ranks, s->nranks * sizeof *r->ranks);
+    if (s->nranks)
+        memcpy(r->ranks, s->ranks, s->nranks * sizeof *r->ranks);
     r->nranks = s->nranks;
     for (size_t i = 0; i < s->nsources; i++)
         info[i].name = s->sources[i].name;

@@ -6,6 +6,7 @@
 
 int cmd_diagnose(int argc, char **argv);
 int cmd_kb(int argc, char **argv);
+int cmd_stacks(int argc, char **argv);
 int cmd_mask(int argc, char **argv);
 
 /* --no-mask / --mask MODE: returns 1 when argv[*i] was one (and advances *i past a value), -1 on
@@ -14,5 +15,10 @@ int app_mask_option(int argc, char **argv, int *i, int *mode);
 
 /* The KB the program uses: the embedded entries, plus --kb folders. Prints errors itself. */
 struct fl_kb *app_load_kb(const char *const *dirs, int ndirs);
+
+/* Reads every path into one scanner and returns the report, or NULL (messages on stderr) when
+ * nothing could be read. */
+struct fl_report *app_scan(const struct fl_kb *kb, const struct fl_scan_options *so,
+                           const char *const *paths, int npaths);
 
 #endif

@@ -19,6 +19,7 @@ static void usage(FILE *out)
           "                      diagnose logs: files, folders, .gz/.zst/.tar* archives, - for stdin\n"
           "  mask [--mask all|secrets] [PATH...]\n"
           "                      write the logs with secrets and private details masked\n"
+          "  stacks PATH...      group ranks by their py-spy / faulthandler stacks (hangs)\n"
           "  kb list             one line per knowledge-base entry: id, category, title\n"
           "  kb show ID          an entry, for a terminal\n"
           "  kb search WORDS     entries ranked by title, tags, symptoms and signal text\n"
@@ -42,6 +43,8 @@ int main(int argc, char **argv)
         return cmd_diagnose(argc - 1, argv + 1);
     if (strcmp(cmd, "mask") == 0)
         return cmd_mask(argc - 1, argv + 1);
+    if (strcmp(cmd, "stacks") == 0)
+        return cmd_stacks(argc - 1, argv + 1);
     if (strcmp(cmd, "kb") == 0)
         return cmd_kb(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
