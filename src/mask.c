@@ -22,6 +22,7 @@
  * placeholders), private details last. Pseudonyms are numbered in order of first appearance.
  */
 #include "mask.h"
+#include "mask_rules.h"
 #include "buf.h"
 #include "prefix.h"
 #include "reader.h"
@@ -37,109 +38,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-/* ---------------------------------------------------------------- rules */
-
-enum kind {
-    K_PEM_BEGIN, /* starts a private key block */
-    K_PEM_END,   /* ends it */
-    K_PLACE,     /* the whole match → placeholder */
-    K_KEEP1,     /* group 1 kept (the name, the scheme), the rest → placeholder */
-    K_URL,       /* scheme://user:password@ → scheme://<user>:<password>@ */
-    K_NODELIST,  /* Slurm node list: each host → host-N, each range → nodes-N */
-    K_EMAIL,
-    K_IPV4,
-    K_IPV6,
-    K_HOME,      /* /home/alice → /home/user-N */
-    K_LEARN,     /* a line prefix that may name a host: learnt, not rewritten */
-};
-
-struct rule {
-    enum kind kind;
-    bool secret;       /* applied in FL_MASK_SECRETS mode too */
-    const char *hs;    /* Vectorscan prefilter, matches within one line wherever `re` does */
-    unsigned hs_flags;
-    const char *re;    /* PCRE2: the exact spans (NULL for K_LEARN) */
-    const char *place;
-};
-
-#define CI HS_FLAG_CASELESS
-#define NAME_SEP "[\"']?[ \\t]*[=:][ \\t]*[\"']?"
-/* a value that is not already a placeholder, a quoted empty string or a reference */
-#define VALUE "([^\\s\"',;<{\\[][^\\s\"',;]*)"
-
-static const struct rule rules[] = {
-    {K_PEM_BEGIN, true, "-----BEGIN [A-Z0-9 ]*PRIVATE KEY", 0,
-     "-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----", "<private-key>"},
-    {K_PEM_END, true, "-----END [A-Z0-9 ]*PRIVATE KEY", 0,
-     "-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----", "<private-key>"},
-    {K_URL, true, "://[^\\s:/@\"']+:[^\\s/@\"']+@", 0,
-     "([A-Za-z][A-Za-z0-9+.-]*://)[^\\s:/@\"'<>]+:[^\\s/@\"']+@", NULL},
-    {K_KEEP1, true, "aws_secret_access_key", CI,
-     "(?i)(aws_secret_access_key" NAME_SEP ")[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])", "<aws-secret-key>"},
-    {K_KEEP1, true, "wandb_api_key", CI,
-     "(?i)(wandb_api_key" NAME_SEP ")[A-Za-z0-9_-]{40,}", "<wandb-key>"},
-    {K_KEEP1, true, "wandb[ \\t]+login", 0,
-     "(wandb[ \\t]+login\\b[^\\n]*?[ \\t=])[A-Za-z0-9_-]{40,}(?![A-Za-z0-9_-])", "<wandb-key>"},
-    {K_PLACE, true, "eyJ[A-Za-z0-9_-]{4,}\\.eyJ", 0,
-     "eyJ[A-Za-z0-9_-]{4,}\\.eyJ[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]*", "<jwt>"},
-    {K_PLACE, true, "hf_[A-Za-z0-9]{30}", 0, "(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}", "<hf-token>"},
-    {K_PLACE, true, "sk-[A-Za-z0-9_-]{20}", 0,
-     "(?<![A-Za-z0-9])sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}", "<api-key>"},
-    {K_PLACE, true, "(?:AKIA|ASIA)[0-9A-Z]{16}", 0,
-     "(?<![A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])", "<aws-access-key-id>"},
-    {K_PLACE, true, "gh[pousr]_[A-Za-z0-9]{20}|github_pat_[A-Za-z0-9_]{20}", 0,
-     "(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})", "<github-token>"},
-    {K_PLACE, true, "glpat-[A-Za-z0-9_-]{20}", 0, "glpat-[A-Za-z0-9_-]{20,}", "<gitlab-token>"},
-    {K_PLACE, true, "hooks\\.slack\\.com/", 0,
-     "(?:https?://)?hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+",
-     "<slack-webhook>"},
-    {K_PLACE, true, "xox[abpors]-[A-Za-z0-9-]{10}", 0,
-     "(?<![A-Za-z0-9])xox[abpors]-[A-Za-z0-9-]{10,}", "<slack-token>"},
-    {K_KEEP1, true, "authorization[\"']?[ \\t]*[=:]", CI,
-     "(?i)(authorization" NAME_SEP "(?:(?:bearer|basic|token|bot|digest|negotiate)[ \\t]+)?)"
-     "(?!(?:bearer|basic|token|bot|digest|negotiate)[ \\t])[^\\s\"'<][^\\s\"',]*", "<secret>"},
-    {K_KEEP1, true, "bearer[ \\t]+[A-Za-z0-9._~+/-]{8}", CI,
-     "(?i)(\\bbearer[ \\t]+)[A-Za-z0-9._~+/-]{8,}=*", "<secret>"},
-    /* NAME=value where NAME is an upper-case variable that contains a secret word */
-    {K_KEEP1, true, "(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY)[A-Z0-9_]*[\"']?[ \\t]*[=:]", 0,
-     "(?<![A-Za-z0-9_])([A-Z0-9_]*(?:TOKEN(?!IZER)|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY)"
-     "[A-Z0-9_]*" NAME_SEP ")" VALUE, "<secret>"},
-    /* name=value, name: value where the name ends with a secret word (max_tokens does not) */
-    {K_KEEP1, true,
-     "(?:token|secret|passw[a-z]*|passphrase|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)"
-     "[\"']?[ \\t]*[=:]", CI,
-     "(?i)(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:token|secret|password|passwd|passphrase|api[_-]?key|"
-     "access[_-]?key|private[_-]?key|credentials?)" NAME_SEP ")" VALUE, "<secret>"},
-    /* command-line flags: --hf-token X, --password X */
-    {K_KEEP1, true, "(?:token|secret|passw[a-z]*|api[_-]?key|access[_-]?key)[ \\t]+[^\\s-]", CI,
-     "(?i)(--?[A-Za-z0-9_-]*(?:token|secret|password|passwd|api[_-]?key|access[_-]?key)[ \\t]+[\"']?)"
-     "([^\\s\"'<-][^\\s\"']*)", "<secret>"},
-    /* private details */
-    {K_NODELIST, false, "nodelist[\"']?[ \\t]*[=:]", CI,
-     "(?i)((?<![A-Za-z0-9])(?:SLURM_JOB_NODELIST|SLURM_NODELIST|SLURM_STEP_NODELIST|NodeList)" NAME_SEP ")"
-     "([A-Za-z0-9._,\\[\\]-]+)", NULL},
-    /* a bare literal: class-then-@ prefilters miss matches at some buffer alignments in the
-     * Vectorscan 5.4.9 accelerators */
-    {K_EMAIL, false, "@", 0,
-     "(?<![A-Za-z0-9._%+-])([A-Za-z0-9._%+-]+)@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,}"
-     "(?![A-Za-z0-9-])", NULL},
-    {K_IPV4, false, "[0-9]\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]", 0,
-     "(?<![0-9A-Za-z.])[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}(?![0-9]|\\.[0-9])", NULL},
-    /* the full eight-group form is left to lines that matched for another reason: its prefilter
-     * alone would halve the speed of the whole database */
-    {K_IPV6, false, "[0-9A-Fa-f]::[0-9A-Fa-f]", 0,
-     "(?<![0-9A-Za-z.])(?:(?:[0-9A-Fa-f]{1,4}:){7}[0-9A-Fa-f]{1,4}|"
-     "(?:[0-9A-Fa-f]{1,4}:){1,6}:(?:[0-9A-Fa-f]{1,4}:){0,5}[0-9A-Fa-f]{1,4})(?![0-9A-Za-z:])", NULL},
-    {K_HOME, false, "/home/[A-Za-z0-9._-]|/Users/[A-Za-z0-9._-]|\\\\Users\\\\[A-Za-z0-9._-]", 0,
-     "(/home/|/Users/|\\\\Users\\\\)([A-Za-z0-9._-]+)(?=[/\\\\\\s\"':]|$)", NULL},
-    /* NCCL's host:pid:tid [dev] prefix names a host; pdsh and syslog prefixes are recognised by
-     * learn_line_starts (a line-start pattern costs more in the database than a walk of lines) */
-    {K_LEARN, false, "[A-Za-z0-9]:[0-9]+:[0-9]+ \\[", 0, NULL, NULL},
-};
-
-#define NRULES (sizeof rules / sizeof rules[0])
-_Static_assert(NRULES <= 64, "rule sets are 64-bit masks");
 
 /* ---------------------------------------------------------------- pseudonym tables */
 
@@ -250,7 +148,7 @@ struct fl_masker {
     enum fl_mask_mode mode;
     hs_database_t *db;
     hs_scratch_t *scratch;
-    pcre2_code *re[NRULES];
+    pcre2_code *re[MASK_RULES_MAX];
     pcre2_match_data *md;
     uint64_t rewrite;              /* rules that rewrite (not K_LEARN) */
     struct table hosts, ips, emails, users, nodelists;
@@ -297,22 +195,17 @@ enum fl_status fl_masker_new(enum fl_mask_mode mode, struct fl_masker **out)
     buf_init(&m->carry, MASK_LINE_MAX);
     buf_init(&m->a, MASK_LINE_MAX * 8);
     buf_init(&m->b, MASK_LINE_MAX * 8);
-    const char *exprs[NRULES];
-    unsigned flags[NRULES], ids[NRULES], n = 0;
     enum fl_status st = FL_OK;
     for (unsigned i = 0; i < NRULES; i++) {
-        if (mode == FL_MASK_SECRETS && !rules[i].secret)
+        if (mode == FL_MASK_SECRETS && !mask_rules[i].secret)
             continue;
-        exprs[n] = rules[i].hs;
-        flags[n] = rules[i].hs_flags;
-        ids[n++] = i;
-        if (rules[i].kind != K_LEARN)
+        if (mask_rules[i].kind != K_LEARN)
             m->rewrite |= 1ull << i;
-        if (rules[i].re == NULL)
+        if (mask_rules[i].re == NULL)
             continue;
         int ec;
         PCRE2_SIZE eo;
-        m->re[i] = pcre2_compile((PCRE2_SPTR)rules[i].re, PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
+        m->re[i] = pcre2_compile((PCRE2_SPTR)mask_rules[i].re, PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
         if (m->re[i] == NULL) {
             st = FL_ERR_PATTERN;
             goto fail;
@@ -324,12 +217,8 @@ enum fl_status fl_masker_new(enum fl_mask_mode mode, struct fl_masker **out)
         st = FL_ERR_NOMEM;
         goto fail;
     }
-    hs_compile_error_t *ce = NULL;
-    if (hs_compile_multi(exprs, flags, ids, n, HS_MODE_BLOCK, NULL, &m->db, &ce) != HS_SUCCESS) {
-        hs_free_compile_error(ce);
-        st = FL_ERR_PATTERN;
+    if ((st = mask_database(mode, &m->db)) != FL_OK)
         goto fail;
-    }
     if (hs_alloc_scratch(m->db, &m->scratch) != HS_SUCCESS) {
         st = FL_ERR_NOMEM;
         goto fail;
@@ -591,7 +480,7 @@ static void learn(struct fl_masker *m, const char *d, size_t n)
 {
     size_t last_line = SIZE_MAX;
     for (size_t i = 0; i < m->nhits; i++) {
-        const struct rule *r = &rules[m->hits[i].id];
+        const struct rule *r = &mask_rules[m->hits[i].id];
         if (r->kind != K_LEARN && r->kind != K_NODELIST)
             continue;
         size_t at = m->hits[i].to - 1;
@@ -673,7 +562,7 @@ static enum fl_status put_nodelist(struct fl_masker *m, const char *s, size_t n,
 static enum fl_status replace(struct fl_masker *m, unsigned ri, const char *s, const PCRE2_SIZE *ov,
                               int rc, struct buf *o)
 {
-    const struct rule *r = &rules[ri];
+    const struct rule *r = &mask_rules[ri];
     const char *ms = s + ov[0];
     size_t mn = ov[1] - ov[0];
     switch (r->kind) {
@@ -854,7 +743,7 @@ static void mask_line(struct fl_masker *m, const char *line, size_t n, uint64_t 
     if (st == FL_OK && (mask & 3 || m->in_pem))
         st = mask_pem(m, mask);
     for (unsigned ri = 2; ri < NRULES && st == FL_OK; ri++)
-        if ((mask >> ri & 1) && m->re[ri] && rules[ri].kind != K_LEARN) {
+        if ((mask >> ri & 1) && m->re[ri] && mask_rules[ri].kind != K_LEARN) {
             st = subst(m, ri, &m->a, &m->b);
             swap(&m->a, &m->b);
         }

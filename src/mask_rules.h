@@ -1,0 +1,53 @@
+/*
+ * mask_rules.h — what the masker looks for (internal): the rule table and its Vectorscan
+ * database. Kept apart from the masking engine so that the build can compile and serialise the
+ * database ahead (tools/maskgen.c), as it does for the knowledge base: compiling 40 prefilters
+ * at every start would cost more than masking a report.
+ */
+#ifndef FL_MASK_RULES_H
+#define FL_MASK_RULES_H
+
+#include "faultline.h"
+
+#include <hs/hs.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+enum kind {
+    K_PEM_BEGIN, /* starts a private key block */
+    K_PEM_END,   /* ends it */
+    K_PLACE,     /* the whole match → placeholder */
+    K_KEEP1,     /* group 1 kept (the name, the scheme), the rest → placeholder */
+    K_URL,       /* scheme://user:password@ → scheme://<user>:<password>@ */
+    K_NODELIST,  /* Slurm node list: each host → host-N, each range → nodes-N */
+    K_EMAIL,
+    K_IPV4,
+    K_IPV6,
+    K_HOME,      /* /home/alice → /home/user-N */
+    K_LEARN,     /* a line prefix that may name a host: learnt, not rewritten */
+};
+
+struct rule {
+    enum kind kind;
+    bool secret;       /* applied in FL_MASK_SECRETS mode too */
+    const char *hs;    /* Vectorscan prefilter, matches within one line wherever `re` does */
+    unsigned hs_flags;
+    const char *re;    /* PCRE2: the exact spans (NULL for K_LEARN) */
+    const char *place;
+};
+
+extern const struct rule mask_rules[];
+extern const size_t mask_rule_count;
+#define NRULES mask_rule_count
+#define MASK_RULES_MAX 64 /* rule sets are 64-bit masks */
+
+/* Compiles the prefilter database of the rules a mode applies (ids are rule indexes). */
+enum fl_status mask_compile_db(enum fl_mask_mode mode, hs_database_t **db);
+/* The database serialised by the build when it loads on this CPU, else a fresh compile. */
+enum fl_status mask_database(enum fl_mask_mode mode, hs_database_t **db);
+
+/* mask_embedded.c (generated at build time) */
+extern const unsigned char *const mask_embedded_db[2];
+extern const size_t mask_embedded_len[2];
+
+#endif
