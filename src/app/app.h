@@ -16,9 +16,9 @@ int app_mask_option(int argc, char **argv, int *i, int *mode);
 /* The KB the program uses: the embedded entries, plus --kb folders. Prints errors itself. */
 struct fl_kb *app_load_kb(const char *const *dirs, int ndirs);
 
-/* Reads every path into one scanner and returns the report, or NULL (messages on stderr) when
- * nothing could be read. */
+/* Reads every path into one scanner and returns the report, or NULL (messages on stderr,
+ * masked with m when not NULL) when nothing could be read. */
 struct fl_report *app_scan(const struct fl_kb *kb, const struct fl_scan_options *so,
-                           const char *const *paths, int npaths);
+                           const char *const *paths, int npaths, struct fl_masker *m);
 
 #endif

@@ -40,18 +40,6 @@ static void help(FILE *out)
 }
 
 /* "faultline: PATH: message" on stderr, masked when m is not NULL */
-static void warn(struct fl_masker *m, const char *path, const char *msg)
-{
-    char line[1200], *masked = NULL;
-    snprintf(line, sizeof line, "%s: %s", path, msg);
-    if (m && fl_masker_apply(m, line, strlen(line), &masked, NULL) != FL_OK) {
-        fprintf(stderr, "faultline: an input could not be read (message not maskable)\n");
-        return;
-    }
-    fprintf(stderr, "faultline: %s\n", masked ? masked : line);
-    free(masked);
-}
-
 int cmd_diagnose(int argc, char **argv)
 {
     struct fl_report_options ro = {.format = FL_FORMAT_TEXT};
@@ -126,7 +114,6 @@ int cmd_diagnose(int argc, char **argv)
     ro.color = color >= 0 ? color : (isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL);
     int rc = 2;
     struct fl_kb *kb = app_load_kb(kb_dirs, nkb);
-    struct fl_scanner *s = NULL;
     struct fl_report *r = NULL;
     struct fl_masker *m = NULL;
     if (kb == NULL)
@@ -135,27 +122,8 @@ int cmd_diagnose(int argc, char **argv)
         fprintf(stderr, "faultline: cannot create the masker\n");
         goto out;
     }
-    if (fl_scanner_new(kb, &so, &s) != FL_OK) {
-        fprintf(stderr, "faultline: cannot create a scanner\n");
+    if ((r = app_scan(kb, &so, paths, npaths, m)) == NULL)
         goto out;
-    }
-    int readable = 0;
-    for (int i = 0; i < npaths; i++) {
-        struct fl_error err = {0};
-        enum fl_status st = fl_scan_path(s, paths[i], &err);
-        if (err.msg[0] || st != FL_OK)
-            warn(m, err.file[0] ? err.file : paths[i], err.msg[0] ? err.msg : fl_strerror(st));
-        if (st == FL_ERR_NOMEM)
-            goto out;
-        /* FL_ERR_FORMAT: a truncated stream whose readable part was analysed */
-        readable += st == FL_OK || st == FL_ERR_FORMAT;
-    }
-    if (readable == 0)
-        goto out;
-    if (fl_scanner_finish(s, &r) != FL_OK) {
-        fprintf(stderr, "faultline: analysis failed\n");
-        goto out;
-    }
     if (m && fl_report_mask(r, m) != FL_OK) {
         fprintf(stderr, "faultline: cannot mask the report (use --no-mask to print it as is)\n");
         goto out;
@@ -168,7 +136,6 @@ int cmd_diagnose(int argc, char **argv)
 out:
     fl_masker_free(m);
     fl_report_free(r);
-    fl_scanner_free(s);
     fl_kb_free(kb);
     free(paths);
     return rc;

@@ -1,13 +1,28 @@
 /*
  * run_scan.c — reading every PATH into one scanner, for the commands that report on logs.
- * Messages about unreadable inputs go to stderr; a NULL report means nothing could be read.
+ * Messages about unreadable inputs go to stderr, masked like the report (a path can hold a user
+ * or host name); a NULL report means nothing could be read.
  */
 #include "app.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void warn(struct fl_masker *m, const char *path, const char *msg)
+{
+    char line[1200], *masked = NULL;
+    snprintf(line, sizeof line, "%s: %s", path, msg);
+    if (m && fl_masker_apply(m, line, strlen(line), &masked, NULL) != FL_OK) {
+        fprintf(stderr, "faultline: an input could not be read (message not maskable)\n");
+        return;
+    }
+    fprintf(stderr, "faultline: %s\n", masked ? masked : line);
+    free(masked);
+}
 
 struct fl_report *app_scan(const struct fl_kb *kb, const struct fl_scan_options *so,
-                           const char *const *paths, int npaths)
+                           const char *const *paths, int npaths, struct fl_masker *m)
 {
     struct fl_scanner *s = NULL;
     struct fl_report *r = NULL;
@@ -19,10 +34,8 @@ struct fl_report *app_scan(const struct fl_kb *kb, const struct fl_scan_options 
     for (int i = 0; i < npaths; i++) {
         struct fl_error err = {0};
         enum fl_status st = fl_scan_path(s, paths[i], &err);
-        if (err.msg[0])
-            fprintf(stderr, "faultline: %s: %s\n", err.file[0] ? err.file : paths[i], err.msg);
-        else if (st != FL_OK)
-            fprintf(stderr, "faultline: %s: %s\n", paths[i], fl_strerror(st));
+        if (err.msg[0] || st != FL_OK)
+            warn(m, err.file[0] ? err.file : paths[i], err.msg[0] ? err.msg : fl_strerror(st));
         if (st == FL_ERR_NOMEM)
             goto out;
         /* FL_ERR_FORMAT: a truncated stream whose readable part was analysed */
