@@ -133,26 +133,41 @@ static const char *group(struct extractor *x, const struct fl_kb *kb, int patter
     return s + ov[2 * num];
 }
 
-/* Every named group that matched becomes a fact named after the group. */
-static enum fl_status captures_to_facts(struct extractor *x, pcre2_code *re, const char *s)
+/* Calls fn for every named group of re; with x, only those that took part in the last match
+ * (x->md), with their values. */
+static enum fl_status each_named_group(struct extractor *x, pcre2_code *re, const char *s,
+                                       enum fl_status (*fn)(void *ctx, const char *name,
+                                                            const char *v, size_t vl),
+                                       void *ctx)
 {
     uint32_t count, entry_size;
     PCRE2_SPTR table;
     pcre2_pattern_info(re, PCRE2_INFO_NAMECOUNT, &count);
     pcre2_pattern_info(re, PCRE2_INFO_NAMEENTRYSIZE, &entry_size);
     pcre2_pattern_info(re, PCRE2_INFO_NAMETABLE, &table);
-    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(x->md);
+    PCRE2_SIZE *ov = x ? pcre2_get_ovector_pointer(x->md) : NULL;
     for (uint32_t i = 0; i < count; i++, table += entry_size) {
         int num = (table[0] << 8) | table[1];
-        if (ov[2 * num] == PCRE2_UNSET)
+        if (ov && ov[2 * num] == PCRE2_UNSET)
             continue;
-        const char *name = (const char *)table + 2;
-        enum fl_status st = facts_add(&x->facts, name, strlen(name), s + ov[2 * num],
-                                      ov[2 * num + 1] - ov[2 * num], false);
+        const char *v = ov ? s + ov[2 * num] : NULL;
+        size_t vl = ov ? ov[2 * num + 1] - ov[2 * num] : 0;
+        enum fl_status st = fn(ctx, (const char *)table + 2, v, vl);
         if (st != FL_OK)
             return st;
     }
     return FL_OK;
+}
+
+static enum fl_status add_fact(void *ctx, const char *name, const char *v, size_t vl)
+{
+    return facts_add(ctx, name, strlen(name), v, vl, false);
+}
+
+/* Every named group that matched becomes a fact named after the group. */
+static enum fl_status captures_to_facts(struct extractor *x, pcre2_code *re, const char *s)
+{
+    return each_named_group(x, re, s, add_fact, &x->facts);
 }
 
 /* A few capture names say which rank or host the line is about, which is not always the one
@@ -183,44 +198,32 @@ static bool names_culprit_host(const char *name)
     return in_names(culprit_host_names, name);
 }
 
-static void meta_from_captures(struct extractor *x, pcre2_code *re, const char *s,
-                               struct line_meta *meta)
+static enum fl_status set_location(void *ctx, const char *name, const char *v, size_t vl)
 {
-    uint32_t count, entry_size;
-    PCRE2_SPTR table;
-    pcre2_pattern_info(re, PCRE2_INFO_NAMECOUNT, &count);
-    pcre2_pattern_info(re, PCRE2_INFO_NAMEENTRYSIZE, &entry_size);
-    pcre2_pattern_info(re, PCRE2_INFO_NAMETABLE, &table);
-    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(x->md);
-    for (uint32_t i = 0; i < count; i++, table += entry_size) {
-        int num = (table[0] << 8) | table[1];
-        const char *name = (const char *)table + 2;
-        if (ov[2 * num] == PCRE2_UNSET)
-            continue;
-        const char *v = s + ov[2 * num];
-        size_t vl = ov[2 * num + 1] - ov[2 * num];
-        if (names_culprit(name) && vl > 0 && isdigit((unsigned char)v[0]))
-            meta->rank = strtol(v, NULL, 10);
-        else if (names_culprit_host(name) && vl > 0 && vl < HOST_MAX) {
-            memcpy(meta->host, v, vl);
-            meta->host[vl] = '\0';
-        }
+    struct line_meta *meta = ctx;
+    if (names_culprit(name) && vl > 0 && isdigit((unsigned char)v[0]))
+        meta->rank = strtol(v, NULL, 10);
+    else if (names_culprit_host(name) && vl > 0 && vl < HOST_MAX) {
+        memcpy(meta->host, v, vl);
+        meta->host[vl] = '\0';
     }
+    return FL_OK;
+}
+
+static enum fl_status names_location(void *ctx, const char *name, const char *v, size_t vl)
+{
+    (void)v;
+    (void)vl;
+    if (names_culprit(name) || names_culprit_host(name))
+        *(bool *)ctx = true;
+    return FL_OK;
 }
 
 bool extract_names_location(pcre2_code *re)
 {
-    uint32_t count, entry_size;
-    PCRE2_SPTR table;
-    pcre2_pattern_info(re, PCRE2_INFO_NAMECOUNT, &count);
-    pcre2_pattern_info(re, PCRE2_INFO_NAMEENTRYSIZE, &entry_size);
-    pcre2_pattern_info(re, PCRE2_INFO_NAMETABLE, &table);
-    for (uint32_t i = 0; i < count; i++, table += entry_size) {
-        const char *name = (const char *)table + 2;
-        if (names_culprit(name) || names_culprit_host(name))
-            return true;
-    }
-    return false;
+    bool found = false;
+    each_named_group(NULL, re, NULL, names_location, &found);
+    return found;
 }
 
 bool extract_captures(struct extractor *x, const struct fl_kb *kb, int pattern,
@@ -230,7 +233,7 @@ bool extract_captures(struct extractor *x, const struct fl_kb *kb, int pattern,
     *st = FL_OK;
     if (kb->pcre[pattern] == NULL || run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) <= 0)
         return false;
-    meta_from_captures(x, kb->pcre[pattern], lv->msg, meta);
+    each_named_group(x, kb->pcre[pattern], lv->msg, set_location, meta);
     if (want_facts)
         *st = captures_to_facts(x, kb->pcre[pattern], lv->msg);
     return true;

@@ -48,6 +48,17 @@ static const char *scalar(yaml_node_t *n)
     return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
 }
 
+/* True when `key` is also the key of a pair of the mapping before p (libyaml keeps both). */
+static bool duplicate_key(struct loader *ld, yaml_node_t *map, yaml_node_pair_t *p, const char *key)
+{
+    for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
+        const char *prev = scalar(yaml_document_get_node(&ld->doc, q->key));
+        if (prev && strcmp(prev, key) == 0)
+            return true;
+    }
+    return false;
+}
+
 static enum fl_status get_string(struct loader *ld, yaml_node_t *n, const char *key, char **out)
 {
     const char *s = scalar(n);
@@ -106,6 +117,8 @@ static enum fl_status parse_signal(struct loader *ld, yaml_node_t *n, struct sig
         const char *key = scalar(k);
         if (key == NULL)
             return fail_at(ld, k, "signal keys must be strings%s%s", NULL, NULL);
+        if (duplicate_key(ld, n, p, key))
+            return fail_at(ld, k, "duplicate signal key '%s'%s", key, NULL);
         if (strcmp(key, "name") == 0) {
             if ((st = get_string(ld, v, key, &sig->name)) != FL_OK)
                 return st;
@@ -182,6 +195,8 @@ static enum fl_status parse_front_matter(struct loader *ld, struct entry *e)
         const char *key = scalar(k);
         if (key == NULL)
             return fail_at(ld, k, "keys must be strings%s%s", NULL, NULL);
+        if (duplicate_key(ld, root, p, key))
+            return fail_at(ld, k, "duplicate key '%s'%s", key, NULL);
         if (strcmp(key, "id") == 0)
             st = get_string(ld, v, key, &e->id);
         else if (strcmp(key, "title") == 0)

@@ -271,6 +271,28 @@ static size_t line_bytes(struct fl_scanner *s, const struct source *so, const st
     return focus < *n ? focus : *n;
 }
 
+/* The time of the last dated line in [lo, end), looking back at most LOOKBACK_LINES lines. */
+static bool last_time_in(const struct fl_scanner *s, const char *lo, const char *end,
+                         struct line_meta *m)
+{
+    for (int i = 0; i < LOOKBACK_LINES && end > lo; i++) {
+        const char *nl = memrchr(lo, '\n', (size_t)(end - lo));
+        const char *start = nl ? nl + 1 : lo;
+        struct line_meta t = {.rank = -1, .ts_ms = TS_UNKNOWN};
+        if (end > start)
+            prefix_parse(start, (size_t)(end - start), &t, s->year);
+        if (t.ts_ms != TS_UNKNOWN) {
+            m->ts_ms = t.ts_ms;
+            m->ts_no_year = t.ts_no_year;
+            return true;
+        }
+        if (nl == NULL)
+            break;
+        end = nl;
+    }
+    return false;
+}
+
 /* For a line without a time of its own: the nearest earlier line of the chunk that has one. */
 static void look_back_time(struct fl_scanner *s, struct source *so, const struct window *w,
                            uint64_t ls, struct line_meta *m)
@@ -281,20 +303,8 @@ static void look_back_time(struct fl_scanner *s, struct source *so, const struct
         /* lines before next_line were handled already: their time is in so->last_ts */
         if (so->next_line > so->base && w->chunk + (so->next_line - so->base) > lo)
             lo = w->chunk + (so->next_line - so->base);
-        for (int i = 0; i < LOOKBACK_LINES && end > lo; i++) {
-            const char *nl = memrchr(lo, '\n', (size_t)(end - lo));
-            const char *start = nl ? nl + 1 : lo;
-            struct line_meta t = {.rank = -1, .ts_ms = TS_UNKNOWN};
-            prefix_parse(start, (size_t)(end - start), &t, s->year);
-            if (t.ts_ms != TS_UNKNOWN) {
-                m->ts_ms = t.ts_ms;
-                m->ts_no_year = t.ts_no_year;
-                return;
-            }
-            if (nl == NULL)
-                break;
-            end = nl;
-        }
+        if (last_time_in(s, lo, end, m))
+            return;
     }
     m->ts_ms = so->last_ts;
     m->ts_no_year = so->last_ts_no_year;
@@ -422,21 +432,10 @@ static void carry_over(struct fl_scanner *s, struct source *so, const struct win
 {
     /* the time of the last dated line of the chunk, for undated matches in the next one */
     const char *stop = w->chunk + w->len;
-    const char *lo = w->len > LOOKBACK_BYTES ? stop - LOOKBACK_BYTES : w->chunk;
-    for (int i = 0; i < LOOKBACK_LINES && stop > lo; i++) {
-        const char *prev = memrchr(lo, '\n', (size_t)(stop - lo));
-        const char *start = prev ? prev + 1 : lo;
-        struct line_meta t = {.rank = -1, .ts_ms = TS_UNKNOWN};
-        if (stop > start)
-            prefix_parse(start, (size_t)(stop - start), &t, s->year);
-        if (t.ts_ms != TS_UNKNOWN) {
-            so->last_ts = t.ts_ms;
-            so->last_ts_no_year = t.ts_no_year;
-            break;
-        }
-        if (prev == NULL)
-            break;
-        stop = prev;
+    struct line_meta t;
+    if (last_time_in(s, w->len > LOOKBACK_BYTES ? stop - LOOKBACK_BYTES : w->chunk, stop, &t)) {
+        so->last_ts = t.ts_ms;
+        so->last_ts_no_year = t.ts_no_year;
     }
 
     const char *nl = memrchr(w->chunk, '\n', w->len);
