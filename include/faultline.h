@@ -131,6 +131,15 @@ enum fl_status fl_scanner_finish(struct fl_scanner *s, struct fl_report **out);
  * rest is still read: the return is FL_OK when at least one source was read. */
 enum fl_status fl_scan_path(struct fl_scanner *s, const char *path, struct fl_error *err);
 
+/* Reads every PATH like fl_scan_path, on up to `threads` threads: the files (folders are walked
+ * first) are cut into contiguous runs of about equal size, each read by its own scanner, and the
+ * runs are merged in order, so the report is the same for any number of threads. Every input
+ * that could not be read completely is passed to on_error (may be NULL), in path order, after
+ * reading. Returns FL_OK when at least one source was read, FL_ERR_IO when none could be. */
+typedef void (*fl_scan_error_cb)(void *ctx, const struct fl_error *e);
+enum fl_status fl_scan_paths(struct fl_scanner *s, const char *const *paths, size_t npaths,
+                             unsigned threads, fl_scan_error_cb on_error, void *ctx);
+
 /* ---------------------------------------------------------------- reports */
 
 enum fl_format { FL_FORMAT_TEXT, FL_FORMAT_JSON, FL_FORMAT_MARKDOWN };

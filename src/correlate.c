@@ -121,6 +121,47 @@ enum fl_status correlator_add(struct correlator *c, int entry, int signal,
     return note_rank(st, lv, seq);
 }
 
+enum fl_status correlator_merge(struct correlator *dst, struct correlator *src, int src_offset)
+{
+    uint64_t seq_offset = dst->seq;
+    for (size_t i = 0; i < dst->kb->nentries; i++) {
+        struct entry_state *d = &dst->st[i], *s = &src->st[i];
+        for (size_t j = 0; j < dst->kb->entries[i].nsignals; j++)
+            d->counts[j] += s->counts[j];
+        /* src's lines all come after dst's: keep dst's first, then src's, up to the cap */
+        for (size_t j = 0; j < s->nevents; j++) {
+            struct event *ev = &s->events[j];
+            if (d->nevents < EVIDENCE_KEEP) {
+                ev->src += src_offset;
+                ev->seq += seq_offset;
+                d->events[d->nevents++] = *ev;
+            } else {
+                free(ev->text);
+            }
+        }
+        s->nevents = 0;
+        for (size_t j = 0; j < s->nranks; j++) {
+            struct rank_seen *r = &s->ranks[j];
+            struct line_view lv = {.meta = {.rank = r->rank, .ts_ms = r->first_ts}};
+            size_t before = d->nranks;
+            enum fl_status st = note_rank(d, &lv, r->first_seq + seq_offset);
+            if (st != FL_OK)
+                return st;
+            /* note_rank counted one line: add the rest */
+            for (size_t k = 0; k < d->nranks; k++)
+                if (d->ranks[k].rank == r->rank) {
+                    d->ranks[k].count += r->count - 1;
+                    break;
+                }
+            (void)before;
+        }
+        if (d->support_rank < 0)
+            d->support_rank = s->support_rank;
+    }
+    dst->seq += src->seq;
+    return FL_OK;
+}
+
 /* ---------------------------------------------------------------- candidates */
 
 struct candidate {

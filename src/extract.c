@@ -444,6 +444,44 @@ const char *extract_host_of(const struct extractor *x, long rank)
     return NULL;
 }
 
+enum fl_status extractor_merge(struct extractor *dst, struct extractor *src, int src_offset)
+{
+    enum fl_status st = FL_OK;
+    for (size_t i = 0; i < src->facts.n && st == FL_OK; i++) {
+        const struct fact *f = &src->facts.items[i];
+        st = facts_add(&dst->facts, f->key, strlen(f->key), f->value, strlen(f->value), true);
+    }
+    for (size_t i = 0; i < src->nexceptions; i++) {
+        struct exception_event *e = &src->exceptions[i];
+        if (dst->nexceptions < EXCEPTIONS_MAX &&
+            GROW(dst->exceptions, dst->exceptions_cap, dst->nexceptions, EXCEPTIONS_MAX) == FL_OK) {
+            e->src += src_offset;
+            e->seq += dst->seq;
+            dst->exceptions[dst->nexceptions++] = *e;
+        } else {
+            exception_free(e);
+        }
+    }
+    src->nexceptions = 0;
+    dst->exceptions_total += src->exceptions_total;
+    dst->seq += src->seq;
+    for (size_t i = 0; i < src->nprogress; i++)
+        if (GROW(dst->progress, dst->progress_cap, dst->nprogress, PROGRESS_MAX) == FL_OK) {
+            dst->progress[dst->nprogress] = src->progress[i];
+            dst->progress[dst->nprogress++].src += src_offset;
+        }
+    for (size_t i = 0; i < src->nseqnums; i++)
+        if (GROW(dst->seqnums, dst->seqnums_cap, dst->nseqnums, SEQNUMS_MAX) == FL_OK) {
+            dst->seqnums[dst->nseqnums] = src->seqnums[i];
+            dst->seqnums[dst->nseqnums++].src += src_offset;
+        }
+    for (size_t i = 0; i < src->nhosts; i++)
+        extract_note_host(dst, src->hosts[i].rank, src->hosts[i].host);
+    if (st == FL_OK)
+        st = stacks_merge(&dst->stacks, &src->stacks, src_offset);
+    return st;
+}
+
 bool extract_following(const struct extractor *x, int src)
 {
     for (size_t i = 0; i < x->nopen; i++)

@@ -130,6 +130,7 @@ static enum fl_status parse_signal(struct loader *ld, yaml_node_t *n, struct sig
             kinds++;
             sig->kind = key[0] == 'l' ? SIGNAL_LITERAL : key[0] == 'r' ? SIGNAL_REGEX : SIGNAL_CONFIG;
             free(sig->text);
+            sig->text = NULL;
             if ((st = get_string(ld, v, key, &sig->text)) != FL_OK)
                 return st;
             if (sig->text[0] == '\0')

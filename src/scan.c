@@ -110,6 +110,11 @@ fail:
     return st;
 }
 
+enum fl_status scanner_new_like(const struct fl_scanner *s, struct fl_scanner **out)
+{
+    return fl_scanner_new(s->kb, &s->opts, out);
+}
+
 void fl_scanner_free(struct fl_scanner *s)
 {
     if (s == NULL)
@@ -501,6 +506,36 @@ enum fl_status fl_scanner_close_source(struct fl_scanner *s, int src)
     }
     extract_close_source(&s->x, src);
     buf_free(&so->carry);
+    return st;
+}
+
+enum fl_status scanner_merge(struct fl_scanner *dst, struct fl_scanner *src)
+{
+    for (size_t i = 0; i < src->nsources; i++)
+        if (src->sources[i].open)
+            return FL_ERR_USAGE;
+    int offset = (int)dst->nsources;
+    enum fl_status st = FL_OK;
+    for (size_t i = 0; i < src->nsources && st == FL_OK; i++) {
+        if ((st = GROW(dst->sources, dst->sources_cap, dst->nsources, SOURCES_MAX)) != FL_OK)
+            break;
+        dst->sources[dst->nsources++] = src->sources[i];
+        memset(&src->sources[i], 0, sizeof src->sources[i]); /* moved */
+    }
+    if (st == FL_OK)
+        st = correlator_merge(&dst->corr, &src->corr, offset);
+    if (st == FL_OK)
+        st = extractor_merge(&dst->x, &src->x, offset);
+    for (size_t i = 0; i < src->nranks; i++)
+        note_rank(dst, src->ranks[i]);
+    for (size_t i = 0; i < src->nerrors; i++)
+        fl_scanner_note_error(dst, src->errors[i].name, src->errors[i].msg);
+    dst->bytes += src->bytes;
+    dst->dropped += src->dropped;
+    if (!dst->year_known && src->year_known) {
+        dst->year = src->year;
+        dst->year_known = true;
+    }
     return st;
 }
 

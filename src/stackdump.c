@@ -227,6 +227,18 @@ void stacks_close_source(struct stacks *st, int src)
             close_block(st, &st->open[i]);
 }
 
+enum fl_status stacks_merge(struct stacks *dst, struct stacks *src, int src_offset)
+{
+    for (size_t i = 0; i < src->n; i++) {
+        if (GROW(dst->items, dst->cap, dst->n, STACKS_MAX) != FL_OK)
+            return FL_ERR_NOMEM;
+        dst->items[dst->n] = src->items[i];
+        dst->items[dst->n++].src += src_offset;
+    }
+    src->n = 0; /* the frames now belong to dst */
+    return FL_OK;
+}
+
 size_t stack_frame_key(const char *frame, char *out, size_t outlen)
 {
     /* drop ":123" before the closing parenthesis */

@@ -54,6 +54,9 @@ void stacks_on_line(struct stacks *st, int src, const struct line_meta *m, const
                     size_t len);
 void stacks_close_source(struct stacks *st, int src);
 
+/* Moves src's stacks into dst, their sources renumbered from src_offset. */
+enum fl_status stacks_merge(struct stacks *dst, struct stacks *src, int src_offset);
+
 struct stack_cluster {
     size_t *members;        /* indexes into st->items */
     size_t nmembers;

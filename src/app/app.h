@@ -19,6 +19,9 @@ struct fl_kb *app_load_kb(const char *const *dirs, int ndirs);
 /* Reads every path into one scanner and returns the report, or NULL (messages on stderr,
  * masked with m when not NULL) when nothing could be read. */
 struct fl_report *app_scan(const struct fl_kb *kb, const struct fl_scan_options *so,
-                           const char *const *paths, int npaths, struct fl_masker *m);
+                           const char *const *paths, int npaths, unsigned threads,
+                           struct fl_masker *m);
+/* Threads to read with when the user does not say: the online CPUs, at most 16. */
+unsigned app_default_threads(void);
 
 #endif

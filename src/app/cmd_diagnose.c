@@ -31,6 +31,8 @@ static void help(FILE *out)
           "  --kb DIR       add the knowledge-base entries under DIR (same id: DIR wins); repeatable\n"
           "  --explain      text format: which signals matched and why the first diagnosis won\n"
           "  --evidence N   evidence lines per diagnosis (default 8)\n"
+          "  --threads N    read files on N threads (default: the CPUs, at most 16); the report\n"
+          "                 is the same for any N\n"
           "  --color WHEN   auto (default), always or never\n"
           "  --mask MODE    all (default): mask secrets and private details (addresses, hosts,\n"
           "                 e-mails, home folders); secrets: mask secrets only\n"
@@ -45,6 +47,7 @@ int cmd_diagnose(int argc, char **argv)
     struct fl_report_options ro = {.format = FL_FORMAT_TEXT};
     struct fl_scan_options so = {0};
     const char *kb_dirs[MAX_KB_DIRS];
+    unsigned threads = app_default_threads();
     int nkb = 0, color = -1, mask = FL_MASK_ALL, mr;
     const char **paths = calloc((size_t)argc, sizeof *paths);
     int npaths = 0;
@@ -77,6 +80,15 @@ int cmd_diagnose(int argc, char **argv)
                 return 2;
             }
             kb_dirs[nkb++] = val;
+            i++;
+        } else if (strcmp(a, "--threads") == 0 && val) {
+            long t = strtol(val, NULL, 10);
+            if (t < 1 || t > 64) {
+                fprintf(stderr, "faultline: --threads takes 1 to 64\n");
+                free(paths);
+                return 2;
+            }
+            threads = (unsigned)t;
             i++;
         } else if (strcmp(a, "--explain") == 0) {
             ro.explain = 1;
@@ -122,7 +134,7 @@ int cmd_diagnose(int argc, char **argv)
         fprintf(stderr, "faultline: cannot create the masker\n");
         goto out;
     }
-    if ((r = app_scan(kb, &so, paths, npaths, m)) == NULL)
+    if ((r = app_scan(kb, &so, paths, npaths, threads, m)) == NULL)
         goto out;
     if (m && fl_report_mask(r, m) != FL_OK) {
         fprintf(stderr, "faultline: cannot mask the report (use --no-mask to print it as is)\n");

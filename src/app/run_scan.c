@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void warn(struct fl_masker *m, const char *path, const char *msg)
 {
@@ -21,8 +22,18 @@ static void warn(struct fl_masker *m, const char *path, const char *msg)
     free(masked);
 }
 
+struct warn_ctx {
+    struct fl_masker *m;
+};
+
+static void on_error(void *ctx, const struct fl_error *e)
+{
+    warn(((struct warn_ctx *)ctx)->m, e->file, e->msg);
+}
+
 struct fl_report *app_scan(const struct fl_kb *kb, const struct fl_scan_options *so,
-                           const char *const *paths, int npaths, struct fl_masker *m)
+                           const char *const *paths, int npaths, unsigned threads,
+                           struct fl_masker *m)
 {
     struct fl_scanner *s = NULL;
     struct fl_report *r = NULL;
@@ -30,20 +41,18 @@ struct fl_report *app_scan(const struct fl_kb *kb, const struct fl_scan_options 
         fprintf(stderr, "faultline: cannot create a scanner\n");
         return NULL;
     }
-    int readable = 0;
-    for (int i = 0; i < npaths; i++) {
-        struct fl_error err = {0};
-        enum fl_status st = fl_scan_path(s, paths[i], &err);
-        if (err.msg[0] || st != FL_OK)
-            warn(m, err.file[0] ? err.file : paths[i], err.msg[0] ? err.msg : fl_strerror(st));
-        if (st == FL_ERR_NOMEM)
-            goto out;
-        /* FL_ERR_FORMAT: a truncated stream whose readable part was analysed */
-        readable += st == FL_OK || st == FL_ERR_FORMAT;
-    }
-    if (readable > 0 && fl_scanner_finish(s, &r) != FL_OK)
+    struct warn_ctx ctx = {m};
+    enum fl_status st = fl_scan_paths(s, paths, (size_t)npaths, threads, on_error, &ctx);
+    if (st == FL_OK && fl_scanner_finish(s, &r) != FL_OK)
         fprintf(stderr, "faultline: analysis failed\n");
-out:
+    else if (st == FL_ERR_NOMEM)
+        fprintf(stderr, "faultline: out of memory\n");
     fl_scanner_free(s);
     return r;
+}
+
+unsigned app_default_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 16 ? 16 : (unsigned)n;
 }

@@ -1,0 +1,200 @@
+/*
+ * scan_parallel.c — fl_scan_paths: many files on several threads, with the same report as one.
+ *
+ * The files are listed first (folders walked in sorted order), then cut into contiguous runs of
+ * about equal size, one per thread. Each thread reads its run into a scanner of its own; at the
+ * end the scanners are merged into the caller's in run order. Because a run's files all come
+ * after the previous run's, the merge reproduces exactly what one scanner reading the files in
+ * order would have seen ("first value wins", first evidence lines, arrival order without
+ * timestamps), so the report does not depend on the number of threads.
+ *
+ * Why not one shared scanner with a lock: the scan itself needs no sharing, and merging once at
+ * the end costs nothing next to reading gigabytes, while a lock on every matched line would make
+ * the result depend on thread timing.
+ */
+#include "buf.h"
+#include "reader.h"
+#include "scan.h"
+#include "status.h"
+#include "walk.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define JOBS_MAX 1000000
+#define THREADS_MAX 64
+
+struct job {
+    char *path;      /* a file, or "-" */
+    uint64_t size;
+    struct fl_error walk_error; /* msg set: the walk could not read this path */
+};
+
+struct job_list {
+    struct job *jobs;
+    size_t n, cap;
+};
+
+static enum fl_status add_job(struct job_list *l, const char *path, uint64_t size,
+                              const char *walk_msg)
+{
+    enum fl_status st = GROW(l->jobs, l->cap, l->n, JOBS_MAX);
+    if (st != FL_OK)
+        return st;
+    struct job *j = &l->jobs[l->n];
+    memset(j, 0, sizeof *j);
+    if ((j->path = xstrdup(path)) == NULL)
+        return FL_ERR_NOMEM;
+    j->size = size;
+    if (walk_msg)
+        error_set(&j->walk_error, FL_ERR_IO, path, 0, 0, "%s", walk_msg);
+    l->n++;
+    return FL_OK;
+}
+
+static enum fl_status on_file(void *ctx, const char *path)
+{
+    struct stat sb;
+    return add_job(ctx, path, stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0, NULL);
+}
+
+static void on_walk_error(void *ctx, const char *path, const char *msg)
+{
+    add_job(ctx, path, 0, msg);
+}
+
+static enum fl_status list_jobs(struct job_list *l, const char *const *paths, size_t n)
+{
+    enum fl_status st = FL_OK;
+    for (size_t i = 0; i < n && st == FL_OK; i++) {
+        struct stat sb;
+        if (strcmp(paths[i], "-") == 0)
+            st = add_job(l, "-", 0, NULL);
+        else if (stat(paths[i], &sb) != 0)
+            st = add_job(l, paths[i], 0, strerror(errno));
+        else if (S_ISDIR(sb.st_mode))
+            st = walk_dir(paths[i], on_file, on_walk_error, l);
+        else
+            st = add_job(l, paths[i], (uint64_t)sb.st_size, NULL);
+    }
+    return st;
+}
+
+struct run {
+    struct fl_scanner *s;
+    struct job *jobs;
+    size_t njobs;
+    struct fl_error *errors;   /* one per job: msg set when it failed */
+    size_t readable;
+    enum fl_status st;
+};
+
+static void *run_jobs(void *arg)
+{
+    struct run *r = arg;
+    for (size_t i = 0; i < r->njobs && r->st == FL_OK; i++) {
+        struct job *j = &r->jobs[i];
+        if (j->walk_error.msg[0]) {
+            r->errors[i] = j->walk_error;
+            fl_scanner_note_error(r->s, j->path, j->walk_error.msg);
+            continue;
+        }
+        enum fl_status st = fl_scan_path(r->s, j->path, &r->errors[i]);
+        if (st != FL_OK && !r->errors[i].msg[0])
+            error_set(&r->errors[i], st, j->path, 0, 0, "%s", fl_strerror(st));
+        if (st == FL_ERR_NOMEM)
+            r->st = st;
+        /* FL_ERR_FORMAT: a truncated stream whose readable part was analysed */
+        r->readable += st == FL_OK || st == FL_ERR_FORMAT;
+    }
+    return NULL;
+}
+
+enum fl_status fl_scan_paths(struct fl_scanner *s, const char *const *paths, size_t npaths,
+                             unsigned threads, fl_scan_error_cb on_error, void *ctx)
+{
+    struct job_list l = {0};
+    struct run runs[THREADS_MAX];
+    pthread_t tids[THREADS_MAX];
+    size_t nruns = 0;
+    enum fl_status st = list_jobs(&l, paths, npaths);
+    struct fl_error *errors = st == FL_OK ? calloc(l.n ? l.n : 1, sizeof *errors) : NULL;
+    if (st == FL_OK && errors == NULL)
+        st = FL_ERR_NOMEM;
+    if (st != FL_OK)
+        goto out;
+    if (threads < 1)
+        threads = 1;
+    if (threads > THREADS_MAX)
+        threads = THREADS_MAX;
+    if (threads > l.n)
+        threads = l.n ? (unsigned)l.n : 1;
+    uint64_t total = 0;
+    for (size_t i = 0; i < l.n; i++)
+        total += l.jobs[i].size;
+    /* contiguous runs of about total/threads bytes each */
+    size_t start = 0;
+    for (unsigned t = 0; t < threads && start < l.n; t++) {
+        size_t end = start + 1;
+        uint64_t bytes = l.jobs[start].size, share = total / threads;
+        while (end < l.n && (t == threads - 1 || bytes + l.jobs[end].size / 2 <= share) &&
+               l.n - end > threads - 1 - t) {
+            bytes += l.jobs[end].size;
+            end++;
+        }
+        if (t == threads - 1)
+            end = l.n;
+        struct run *r = &runs[nruns];
+        *r = (struct run){.jobs = l.jobs + start, .njobs = end - start, .errors = errors + start};
+        if (nruns == 0) {
+            r->s = s;
+        } else if ((st = scanner_new_like(s, &r->s)) != FL_OK) {
+            break;
+        }
+        nruns++;
+        start = end;
+    }
+    size_t started = 0;
+    for (size_t i = 1; i < nruns && st == FL_OK; i++) {
+        if (pthread_create(&tids[i], NULL, run_jobs, &runs[i]) != 0) {
+            runs[i].st = FL_ERR_INTERNAL;
+            break;
+        }
+        started = i;
+    }
+    if (nruns > 0)
+        run_jobs(&runs[0]);
+    for (size_t i = 1; i <= started; i++)
+        pthread_join(tids[i], NULL);
+    for (size_t i = 1; i <= started; i++)
+        if (runs[i].st != FL_OK)
+            runs[0].st = runs[i].st;
+    /* runs that did not start read nothing: read them here, in order, before merging */
+    for (size_t i = started + 1; i < nruns && runs[0].st == FL_OK; i++)
+        run_jobs(&runs[i]);
+    size_t readable = 0;
+    for (size_t i = 0; i < nruns; i++) {
+        readable += runs[i].readable;
+        if (i > 0) {
+            if (st == FL_OK && runs[0].st == FL_OK)
+                st = scanner_merge(s, runs[i].s);
+            fl_scanner_free(runs[i].s);
+        }
+    }
+    if (st == FL_OK)
+        st = runs[0].st;
+    for (size_t i = 0; i < l.n && on_error; i++)
+        if (errors[i].msg[0])
+            on_error(ctx, &errors[i]);
+    if (st == FL_OK && readable == 0)
+        st = FL_ERR_IO;
+out:
+    for (size_t i = 0; i < l.n; i++)
+        free(l.jobs[i].path);
+    free(l.jobs);
+    free(errors);
+    return st;
+}
