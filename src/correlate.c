@@ -503,6 +503,12 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
     enum fl_status ast = analyse_stacks(x, r);
     if (ast != FL_OK)
         return ast;
+    if (x->progress_lines) {
+        char num[32];
+        snprintf(num, sizeof num, "%lu", x->progress_lines);
+        if ((ast = facts_add(&x->facts, "progress_lines", 14, num, strlen(num), false)) != FL_OK)
+            return ast;
+    }
     struct candidate *cands = calloc(kb->nentries ? kb->nentries : 1, sizeof *cands);
     if (cands == NULL)
         return FL_ERR_NOMEM;

@@ -265,8 +265,9 @@ static enum fl_status key_values(struct extractor *x, const struct fl_kb *kb, in
     return FL_OK;
 }
 
-static void note_progress(struct extractor *x, const struct line_view *lv)
+void extract_note_progress(struct extractor *x, const struct line_view *lv)
 {
+    x->progress_lines++;
     for (size_t i = 0; i < x->nprogress; i++) {
         struct progress *p = &x->progress[i];
         if (p->src == lv->src && p->rank == lv->meta.rank) {
@@ -404,7 +405,7 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
             return captures_to_facts(x, kb->pcre[pattern], lv->msg);
         return FL_OK;
     case BUILTIN_PROGRESS:
-        note_progress(x, lv);
+        extract_note_progress(x, lv);
         return FL_OK;
     case BUILTIN_WATCHDOG_SEQ:
         note_seqnum(x, kb, pattern, lv);
@@ -464,6 +465,7 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src, int
     }
     src->nexceptions = 0;
     dst->exceptions_total += src->exceptions_total;
+    dst->progress_lines += src->progress_lines;
     dst->seq += src->seq;
     for (size_t i = 0; i < src->nprogress; i++)
         if (GROW(dst->progress, dst->progress_cap, dst->nprogress, PROGRESS_MAX) == FL_OK) {

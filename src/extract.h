@@ -86,6 +86,7 @@ struct extractor {
     size_t nexceptions, exceptions_cap;
     unsigned long exceptions_total;
     struct progress *progress;  /* the last progress line of each (source, rank) */
+    unsigned long progress_lines;
     size_t nprogress, progress_cap;
     struct seqnum *seqnums;     /* the highest watchdog SeqNum reported by each rank */
     size_t nseqnums, seqnums_cap;
@@ -115,6 +116,8 @@ bool extract_captures(struct extractor *x, const struct fl_kb *kb, int pattern,
 /* Records that rank runs on host (the first host seen for a rank wins). */
 void extract_note_host(struct extractor *x, long rank, const char *host);
 const char *extract_host_of(const struct extractor *x, long rank);
+/* A training progress line (step, iteration, loss) of lv's source and rank. */
+void extract_note_progress(struct extractor *x, const struct line_view *lv);
 /* True while src has an open traceback and wants every next line. */
 bool extract_following(const struct extractor *x, int src);
 enum fl_status extract_on_line(struct extractor *x, const struct line_view *lv);

@@ -321,6 +321,14 @@ static int cmp_ids(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static bool only_progress(const struct fl_scanner *s, const struct match *m, size_t nm)
+{
+    for (size_t i = 0; i < nm; i++)
+        if (s->kb->patterns[m[i].id].builtin != BUILTIN_PROGRESS)
+            return false;
+    return nm > 0;
+}
+
 /* Handles one line [ls, le) and the matches m[0..nm) that end in it. */
 static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const struct window *w,
                                   uint64_t ls, uint64_t le, const struct match *m, size_t nm)
@@ -342,6 +350,16 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         focus -= start;
     }
     struct line_view lv = {.src = (int)(so - s->sources), .line_no = so->lines + 1};
+    if (only_progress(s, m, nm) && !extract_following(&s->x, lv.src)) {
+        /* a training step line: the commonest match by far, and all it tells is that this rank
+         * was still making progress here. No cleaning, no time. */
+        lv.meta = so->path_meta;
+        if (lv.meta.rank < 0)
+            prefix_parse(p, n, &lv.meta, s->year);
+        extract_note_progress(&s->x, &lv);
+        so->next_line = le + 1;
+        return FL_OK;
+    }
     if (framer_is_clean(p, n)) {
         lv.text = p;
         lv.len = n;
