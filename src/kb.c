@@ -33,6 +33,7 @@ void fl_kb_free(struct fl_kb *kb)
     free(kb->entries);
     kb_free_patterns(kb);
     free(kb->patterns);
+    free(kb->common_lines);
     hs_free_database(kb->db);
     free(kb);
 }
@@ -61,6 +62,41 @@ enum fl_status kb_read_file(const char *path, char **text, size_t *len, struct f
     *len = b.len;
     *text = buf_steal(&b);
     return FL_OK;
+}
+
+enum fl_status kb_set_common_lines(struct fl_kb *kb, const char *text, size_t len)
+{
+    struct buf b;
+    buf_init(&b, KB_MAX_FILE);
+    for (const char *p = text, *end = text + len; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        if (n && p[0] != '#') {
+            buf_append(&b, p, n);
+            buf_putc(&b, '\n');
+        }
+        p += n + 1;
+    }
+    free(kb->common_lines);
+    kb->common_lines = buf_steal(&b);
+    return kb->common_lines ? FL_OK : FL_ERR_NOMEM;
+}
+
+enum fl_status kb_load_common_lines(struct fl_kb *kb, const char *dir, struct fl_error *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/common-lines.txt", dir);
+    struct stat sb;
+    if (stat(path, &sb) != 0)
+        return FL_OK;
+    char *text;
+    size_t len;
+    enum fl_status st = kb_read_file(path, &text, &len, err);
+    if (st != FL_OK)
+        return st;
+    st = kb_set_common_lines(kb, text, len);
+    free(text);
+    return st;
 }
 
 static bool is_entry_file(const char *path)
@@ -111,7 +147,8 @@ enum fl_status fl_kb_add_dir(struct fl_kb *kb, const char *dir, struct fl_error 
     kb->prebuilt_db = NULL; /* the embedded database no longer describes this KB */
     if (S_ISREG(sb.st_mode))
         return add_file(&ctx, dir);
-    return walk_dir(dir, add_file, walk_error, &ctx);
+    enum fl_status st = kb_load_common_lines(kb, dir, err);
+    return st != FL_OK ? st : walk_dir(dir, add_file, walk_error, &ctx);
 }
 
 static int cmp_entries(const void *a, const void *b)

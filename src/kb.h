@@ -97,6 +97,7 @@ struct pattern {
     char *pcre_expr;      /* what PCRE2 runs on the line for captures; NULL: no captures */
     bool nocase;
     bool names_location;  /* a capture names the line's rank or host: run PCRE2 on every match */
+    bool confirm;         /* Vectorscan finds only an atom or a prefilter: PCRE2 decides */
 };
 
 struct fl_kb {
@@ -112,6 +113,9 @@ struct fl_kb {
     const unsigned char *prebuilt_db;
     size_t prebuilt_len;
     uint64_t prebuilt_hash;
+    /* kb/common-lines.txt without its comments: lines healthy logs print all the time; a regex
+     * whose atom occurs in them is compiled whole (kb_compile.c). */
+    char *common_lines;
 };
 
 /* kb_load.c */
@@ -127,6 +131,11 @@ enum fl_status kb_add_entry(struct fl_kb *kb, struct entry *e);
 char *kb_section_text(const struct entry *e, const char *name, bool paragraph, bool code);
 bool kb_has_section(const struct entry *e, const char *name);
 
+/* Loads dir/common-lines.txt when it exists (replacing what was loaded). */
+enum fl_status kb_load_common_lines(struct fl_kb *kb, const char *dir, struct fl_error *err);
+/* Keeps the non-comment lines of text as kb->common_lines. */
+enum fl_status kb_set_common_lines(struct fl_kb *kb, const char *text, size_t len);
+
 /* kb_condition.c */
 enum fl_status condition_compile(struct entry *e, const char *src, struct fl_error *err,
                                  unsigned line);
@@ -139,6 +148,8 @@ enum fl_status config_parse(const char *src, struct config_test *out, char *why,
 /* kb_compile.c */
 enum fl_status kb_build_patterns(struct fl_kb *kb, struct fl_error *err);
 void kb_free_patterns(struct fl_kb *kb);
+/* True when text occurs in kb/common-lines.txt. */
+bool kb_common_text(const struct fl_kb *kb, const char *text, bool nocase);
 /* Hash of every pattern expression and flag, identifying a serialized database. */
 uint64_t kb_patterns_hash(const struct fl_kb *kb);
 enum fl_status kb_compile_pattern_db(struct fl_kb *kb, struct fl_error *err);
@@ -150,5 +161,6 @@ extern const size_t kb_embedded_count;
 extern const unsigned char kb_embedded_db[];
 extern const size_t kb_embedded_db_len;
 extern const uint64_t kb_embedded_hash;
+extern const char kb_embedded_common[];
 
 #endif

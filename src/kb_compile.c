@@ -16,6 +16,7 @@
 #include "extract.h"
 #include "status.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,158 @@ static char *hex_literal(const char *s)
         snprintf(out + i * 4, 5, "\\x%02x", (unsigned char)s[i]);
     out[n * 4] = '\0';
     return out;
+}
+
+/* ---------------------------------------------------------------- atoms
+ *
+ * A regex goes to Vectorscan as its atoms when it has them: for each top-level alternative, the
+ * longest run of plain characters that every match must contain (YARA's atoms, Suricata's fast
+ * pattern). Vectorscan then only looks for literals, which it does several times faster than it
+ * runs hundreds of regexes at once, and PCRE2 confirms the whole regex on the few lines that hold
+ * an atom. A regex with an alternative that has no atom of ATOM_MIN characters is compiled whole.
+ */
+#define ATOM_MIN 8
+#define ATOM_MAX 128
+#define ATOMS_MAX 8
+
+/* Splits rx at its top-level '|' into at most ATOMS_MAX branches; false when there are more. */
+static bool top_branches(const char *rx, const char **starts, size_t *lens, size_t *n)
+{
+    int depth = 0;
+    bool cls = false;
+    const char *b = rx;
+    *n = 0;
+    for (const char *p = rx;; p++) {
+        if (*p == '\\' && p[1]) {
+            p++;
+            continue;
+        }
+        if (cls) {
+            if (*p == ']')
+                cls = false;
+        } else if (*p == '[') {
+            cls = true;
+            if (p[1] == ']' || (p[1] == '^' && p[2] == ']'))
+                p += p[1] == '^' ? 2 : 1;
+        } else if (*p == '(') {
+            depth++;
+        } else if (*p == ')') {
+            depth--;
+        }
+        if (*p == '\0' || (*p == '|' && depth == 0 && !cls)) {
+            if (*n == ATOMS_MAX)
+                return false;
+            starts[*n] = b;
+            lens[(*n)++] = (size_t)(p - b);
+            if (*p == '\0')
+                return true;
+            b = p + 1;
+        }
+    }
+}
+
+/* The longest run of literal characters of branch r[0..n) outside groups and classes, where
+ * no character is optional. Writes it to out (NUL-terminated) and returns its length. */
+static size_t branch_atom(const char *r, size_t n, char *out)
+{
+    char cur[ATOM_MAX + 1];
+    size_t cl = 0, best = 0;
+    out[0] = '\0';
+#define FLUSH()                                                                                    \
+    do {                                                                                           \
+        if (cl > best) {                                                                           \
+            memcpy(out, cur, cl);                                                                  \
+            out[cl] = '\0';                                                                        \
+            best = cl;                                                                             \
+        }                                                                                          \
+        cl = 0;                                                                                    \
+    } while (0)
+    for (size_t i = 0; i < n;) {
+        char c = r[i], lit;
+        if (c == '\\' && i + 1 < n) {
+            if (isalnum((unsigned char)r[i + 1])) { /* \d \s \w \b \x.. : not one plain char */
+                FLUSH();
+                i += 2;
+                continue;
+            }
+            lit = r[i + 1];
+            i += 2;
+        } else if (c == '[') {
+            FLUSH();
+            size_t j = i + 1;
+            if (j < n && r[j] == '^')
+                j++;
+            if (j < n && r[j] == ']')
+                j++;
+            while (j < n && r[j] != ']')
+                j += r[j] == '\\' ? 2 : 1;
+            i = j + 1;
+            continue;
+        } else if (c == '(') {
+            FLUSH();
+            int depth = 1;
+            for (i++; i < n && depth; i++) {
+                if (r[i] == '\\')
+                    i++;
+                else if (r[i] == '(')
+                    depth++;
+                else if (r[i] == ')')
+                    depth--;
+            }
+            continue;
+        } else if (strchr(".^$)|", c)) {
+            FLUSH();
+            i++;
+            continue;
+        } else if (strchr("*+?{", c)) {
+            /* a quantifier after a group or class: nothing to take back */
+            FLUSH();
+            if (c == '{')
+                while (i < n && r[i] != '}')
+                    i++;
+            i++;
+            continue;
+        } else {
+            lit = c;
+            i++;
+        }
+        char q = i < n ? r[i] : '\0';
+        if (q == '*' || q == '?' || (q == '{' && i + 2 < n && r[i + 1] == '0')) {
+            FLUSH(); /* an optional character ends the run without joining it */
+            continue;
+        }
+        if (cl < ATOM_MAX)
+            cur[cl++] = lit;
+        if (q == '+' || q == '{')
+            FLUSH(); /* one occurrence is certain, what follows is not adjacent */
+    }
+    FLUSH();
+#undef FLUSH
+    return best;
+}
+
+bool kb_common_text(const struct fl_kb *kb, const char *text, bool nocase)
+{
+    if (kb->common_lines == NULL || *text == '\0')
+        return false;
+    return nocase ? strcasestr(kb->common_lines, text) != NULL
+                  : strstr(kb->common_lines, text) != NULL;
+}
+
+/* The atoms of a regex, or 0 when one of its branches has none long enough, or one occurs in
+ * the lines healthy logs print all the time (it would send them all to PCRE2). */
+static size_t regex_atoms(const struct fl_kb *kb, const struct signal *sig,
+                          char atoms[ATOMS_MAX][ATOM_MAX + 1])
+{
+    const char *starts[ATOMS_MAX];
+    size_t lens[ATOMS_MAX], n;
+    if (!top_branches(sig->text, starts, lens, &n))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (branch_atom(starts[i], lens[i], atoms[i]) < ATOM_MIN ||
+            kb_common_text(kb, atoms[i], sig->nocase))
+            return 0;
+    return n;
 }
 
 static enum fl_status add_pattern(struct fl_kb *kb, struct pattern p)
@@ -112,20 +265,38 @@ static enum fl_status build(struct fl_kb *kb, bool validate, struct fl_error *er
                 continue;
             struct pattern p = {.entry = (int)ei, .signal = (int)si, .nocase = sig->nocase};
             p.hs_flags = sig->nocase ? HS_FLAG_CASELESS : 0;
+            sig->pattern = (int)kb->npatterns;
             if (sig->kind == SIGNAL_LITERAL) {
-                p.hs_expr = hex_literal(sig->text);
-            } else {
-                bool captures = false, prefilter = false;
-                if ((st = check_regex(e, sig, validate, &captures, &prefilter, err)) != FL_OK)
+                if ((p.hs_expr = hex_literal(sig->text)) == NULL)
+                    return FL_ERR_NOMEM;
+                if ((st = add_pattern(kb, p)) != FL_OK)
                     return st;
-                p.hs_expr = xstrdup(sig->text);
-                p.hs_flags |= HS_FLAG_MULTILINE | (prefilter ? HS_FLAG_PREFILTER : 0);
-                if (captures || prefilter)
-                    p.pcre_expr = xstrdup(sig->text);
+                continue;
             }
+            bool captures = false, prefilter = false;
+            if ((st = check_regex(e, sig, validate, &captures, &prefilter, err)) != FL_OK)
+                return st;
+            char atoms[ATOMS_MAX][ATOM_MAX + 1];
+            size_t natoms = regex_atoms(kb, sig, atoms);
+            for (size_t a = 0; a < natoms; a++) {
+                struct pattern q = p;
+                q.confirm = true;
+                q.hs_expr = hex_literal(atoms[a]);
+                q.pcre_expr = xstrdup(sig->text);
+                if (q.hs_expr == NULL || q.pcre_expr == NULL)
+                    return FL_ERR_NOMEM;
+                if ((st = add_pattern(kb, q)) != FL_OK)
+                    return st;
+            }
+            if (natoms)
+                continue;
+            p.hs_expr = xstrdup(sig->text);
+            p.hs_flags |= HS_FLAG_MULTILINE | (prefilter ? HS_FLAG_PREFILTER : 0);
+            p.confirm = prefilter;
+            if (captures || prefilter)
+                p.pcre_expr = xstrdup(sig->text);
             if (p.hs_expr == NULL)
                 return FL_ERR_NOMEM;
-            sig->pattern = (int)kb->npatterns;
             if ((st = add_pattern(kb, p)) != FL_OK)
                 return st;
         }

@@ -9,6 +9,8 @@
 #include "kb.h"
 #include "status.h"
 
+#include <string.h>
+
 enum fl_status fl_kb_add_embedded(struct fl_kb *kb, struct fl_error *err)
 {
     for (size_t i = 0; i < kb_embedded_count; i++) {
@@ -22,6 +24,9 @@ enum fl_status fl_kb_add_embedded(struct fl_kb *kb, struct fl_error *err)
             return st;
         }
     }
+    enum fl_status cs = kb_set_common_lines(kb, kb_embedded_common, strlen(kb_embedded_common));
+    if (cs != FL_OK)
+        return cs;
     if (kb->nentries == kb_embedded_count) {
         kb->prebuilt_db = kb_embedded_db;
         kb->prebuilt_len = kb_embedded_db_len;

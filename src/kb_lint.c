@@ -150,6 +150,10 @@ static void lint_entry(struct lint *l, const struct entry *e)
             report(l, 1, e->path, 0, "related id '%s' does not exist%s", e->related[i], NULL);
     for (size_t i = 0; i < e->nsignals; i++) {
         const struct signal *sig = &e->signals[i];
+        if (sig->kind == SIGNAL_LITERAL && kb_common_text(l->kb, sig->text, sig->nocase))
+            report(l, 0, e->path, sig->line,
+                   "literal signal '%s' occurs in kb/common-lines.txt: it matches healthy logs%s",
+                   sig->name, NULL);
         if (sig->kind != SIGNAL_CONFIG && longest_literal(sig) < WEAK_LITERAL)
             report(l, 0, e->path, sig->line,
                    "signal '%s' has no distinctive literal of 8 characters: it slows every scan "
@@ -174,8 +178,12 @@ unsigned fl_kb_lint_dir(const char *dir, const char *fixtures_dir, fl_lint_cb cb
     struct stat sb;
     if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
         report(&l, 1, dir, 0, "not a folder%s%s", NULL, NULL);
-    else
+    else {
+        struct fl_error err = {0};
+        if (kb_load_common_lines(l.kb, dir, &err) != FL_OK)
+            report(&l, 1, err.file, 0, "%s%s", err.msg, NULL);
         walk_dir(dir, lint_file, walk_error, &l);
+    }
     for (size_t i = 0; i < l.kb->nentries; i++)
         lint_entry(&l, &l.kb->entries[i]);
     if (l.kb->nentries) {

@@ -401,12 +401,14 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
             continue;
         }
         struct line_view ev = lv;
+        if (i && pat->entry == s->kb->patterns[ids[i - 1]].entry &&
+            pat->signal == s->kb->patterns[ids[i - 1]].signal)
+            continue; /* two atoms of one regex on one line: one line, one confirmation */
         bool want_facts = s->corr.st[pat->entry].counts[pat->signal] < 4;
-        if (s->kb->pcre[ids[i]] &&
-            (want_facts || pat->names_location || (pat->hs_flags & HS_FLAG_PREFILTER))) {
-            /* PCRE2 confirms prefiltered patterns and reads the captures */
+        if (s->kb->pcre[ids[i]] && (want_facts || pat->names_location || pat->confirm)) {
+            /* PCRE2 confirms atoms and prefilters, and reads the captures */
             bool matched = extract_captures(&s->x, s->kb, (int)ids[i], &lv, want_facts, &ev.meta, &st);
-            if (st != FL_OK || (!matched && (pat->hs_flags & HS_FLAG_PREFILTER)))
+            if (st != FL_OK || (!matched && pat->confirm))
                 continue;
         }
         st = correlator_add(&s->corr, pat->entry, pat->signal, &ev);

@@ -69,6 +69,11 @@ static void walk_error(void *ctx, const char *path, const char *msg)
 
 static enum fl_status add_valid_entries(struct fl_kb *kb, const char *dir)
 {
+    struct fl_error err = {0};
+    if (kb_load_common_lines(kb, dir, &err) != FL_OK) {
+        fprintf(stderr, "kbgen: %s: %s\n", err.file, err.msg);
+        return FL_ERR_IO;
+    }
     return walk_dir(dir, add_file, walk_error, kb);
 }
 
@@ -119,6 +124,10 @@ int main(int argc, char **argv)
     fprintf(out, "const unsigned char kb_embedded_db[] = {");
     write_bytes(out, (const unsigned char *)ser, ser_len);
     fprintf(out, "0};\nconst size_t kb_embedded_db_len = %zu;\n", ser_len);
+    fprintf(out, "const char kb_embedded_common[] = {");
+    const char *common = kb->common_lines ? kb->common_lines : "";
+    write_bytes(out, (const unsigned char *)common, strlen(common));
+    fprintf(out, "0};\n");
     fprintf(out, "const uint64_t kb_embedded_hash = %lluULL;\n",
             (unsigned long long)kb_patterns_hash(kb));
     free(ser);

@@ -4,6 +4,7 @@
 # report (exit 0 or 1), or refuses with exit 2 and a message on stderr; a signal (exit >= 128)
 # or a timeout fails. Memory is capped at 4 GB of virtual memory, except for sanitized builds
 # (AddressSanitizer reserves far more address space than it uses).
+# shellcheck disable=SC3045,SC2016  # dash and bash both have ulimit -v
 set -u
 fl=$1 case=$2
 sanitized=${3:-}
