@@ -72,9 +72,13 @@ struct tb_state {
     struct line_meta meta; /* of the header */
 };
 
-enum fl_status extractor_init(struct extractor *x)
+enum fl_status extractor_init(struct extractor *x, const struct fl_kb *kb)
 {
     memset(x, 0, sizeof *x);
+    x->npcre = kb->npatterns;
+    x->pcre = calloc(x->npcre ? x->npcre : 1, sizeof *x->pcre);
+    if (x->pcre == NULL)
+        return FL_ERR_NOMEM;
     facts_init(&x->facts);
     stacks_init(&x->stacks);
     x->md = pcre2_match_data_create(32, NULL);
@@ -104,6 +108,9 @@ void extractor_free(struct extractor *x)
     }
     free(x->open);
     pcre2_match_data_free(x->md);
+    for (size_t i = 0; i < x->npcre && x->pcre; i++)
+        pcre2_code_free(x->pcre[i]);
+    free(x->pcre);
     memset(x, 0, sizeof *x);
 }
 
@@ -112,11 +119,31 @@ static char *clip(const char *s, size_t n)
     return xstrndup(s, n < TEXT_MAX ? n : TEXT_MAX);
 }
 
+/* The compiled PCRE2 of a pattern, compiled on first use: a run that never matches a pattern
+ * never pays for it, which keeps start-up to milliseconds. NULL when it has none. */
+static pcre2_code *code_of(struct extractor *x, const struct fl_kb *kb, int pattern)
+{
+    const struct pattern *p = &kb->patterns[pattern];
+    if (p->pcre_expr == NULL)
+        return NULL;
+    if (x->pcre[pattern] == NULL) {
+        int rc;
+        PCRE2_SIZE off;
+        x->pcre[pattern] = pcre2_compile((PCRE2_SPTR)p->pcre_expr, PCRE2_ZERO_TERMINATED,
+                                         p->nocase ? PCRE2_CASELESS : 0, &rc, &off, NULL);
+        if (x->pcre[pattern] == NULL)
+            return NULL; /* validated at build or load time: only memory can fail here */
+        /* JIT is an optimisation: a platform without it still matches, only slower */
+        (void)pcre2_jit_compile(x->pcre[pattern], PCRE2_JIT_COMPLETE);
+    }
+    return x->pcre[pattern];
+}
+
 /* Runs pattern's PCRE2 on the message; returns the number of pairs or <= 0. */
 static int run_pcre(struct extractor *x, const struct fl_kb *kb, int pattern, const char *s,
                     size_t n, size_t start)
 {
-    pcre2_code *re = kb->pcre[pattern];
+    pcre2_code *re = code_of(x, kb, pattern);
     if (re == NULL)
         return -1;
     return pcre2_match(re, (PCRE2_SPTR)s, n, start, 0, x->md, NULL);
@@ -126,7 +153,7 @@ static const char *group(struct extractor *x, const struct fl_kb *kb, int patter
                          const char *name, size_t *len)
 {
     PCRE2_SIZE *ov = pcre2_get_ovector_pointer(x->md);
-    int num = pcre2_substring_number_from_name(kb->pcre[pattern], (PCRE2_SPTR)name);
+    int num = pcre2_substring_number_from_name(code_of(x, kb, pattern), (PCRE2_SPTR)name);
     if (num < 0 || ov[2 * num] == PCRE2_UNSET)
         return NULL;
     *len = ov[2 * num + 1] - ov[2 * num];
@@ -210,20 +237,22 @@ static enum fl_status set_location(void *ctx, const char *name, const char *v, s
     return FL_OK;
 }
 
-static enum fl_status names_location(void *ctx, const char *name, const char *v, size_t vl)
+bool extract_names_location(const char *expr)
 {
-    (void)v;
-    (void)vl;
-    if (names_culprit(name) || names_culprit_host(name))
-        *(bool *)ctx = true;
-    return FL_OK;
-}
-
-bool extract_names_location(pcre2_code *re)
-{
-    bool found = false;
-    each_named_group(NULL, re, NULL, names_location, &found);
-    return found;
+    /* the names of the named groups: (?<name>...) and (?P<name>...) */
+    for (const char *p = strstr(expr, "(?"); p; p = strstr(p + 2, "(?")) {
+        const char *n = p[2] == '<' ? p + 3 : p[2] == 'P' && p[3] == '<' ? p + 4 : NULL;
+        const char *end = n ? strchr(n, '>') : NULL;
+        if (end == NULL || n == end || *n == '=' || *n == '!')
+            continue;
+        char name[64];
+        size_t len = (size_t)(end - n) < sizeof name - 1 ? (size_t)(end - n) : sizeof name - 1;
+        memcpy(name, n, len);
+        name[len] = '\0';
+        if (names_culprit(name) || names_culprit_host(name))
+            return true;
+    }
+    return false;
 }
 
 bool extract_captures(struct extractor *x, const struct fl_kb *kb, int pattern,
@@ -231,11 +260,11 @@ bool extract_captures(struct extractor *x, const struct fl_kb *kb, int pattern,
                       enum fl_status *st)
 {
     *st = FL_OK;
-    if (kb->pcre[pattern] == NULL || run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) <= 0)
+    if (run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) <= 0)
         return false;
-    each_named_group(x, kb->pcre[pattern], lv->msg, set_location, meta);
+    each_named_group(x, code_of(x, kb, pattern), lv->msg, set_location, meta);
     if (want_facts)
-        *st = captures_to_facts(x, kb->pcre[pattern], lv->msg);
+        *st = captures_to_facts(x, code_of(x, kb, pattern), lv->msg);
     return true;
 }
 
@@ -402,7 +431,7 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
         return key_values(x, kb, pattern, lv, true, false);
     case BUILTIN_VERSION:
         if (run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) > 0)
-            return captures_to_facts(x, kb->pcre[pattern], lv->msg);
+            return captures_to_facts(x, code_of(x, kb, pattern), lv->msg);
         return FL_OK;
     case BUILTIN_PROGRESS:
         extract_note_progress(x, lv);

@@ -97,9 +97,11 @@ struct extractor {
     size_t nopen, open_cap;
     uint64_t seq;
     pcre2_match_data *md;
+    pcre2_code **pcre;          /* per pattern, compiled on first use */
+    size_t npcre;
 };
 
-enum fl_status extractor_init(struct extractor *x);
+enum fl_status extractor_init(struct extractor *x, const struct fl_kb *kb);
 void extractor_free(struct extractor *x);
 
 /* A built-in pattern matched this line. */
@@ -109,7 +111,7 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
  * that Vectorscan over-approximated). Captures named rank/host override *meta; with want_facts,
  * every named capture becomes a fact. */
 /* True when the pattern has a capture that names a rank or host (see extract_captures). */
-bool extract_names_location(pcre2_code *re);
+bool extract_names_location(const char *expr);
 bool extract_captures(struct extractor *x, const struct fl_kb *kb, int pattern,
                       const struct line_view *lv, bool want_facts, struct line_meta *meta,
                       enum fl_status *st);

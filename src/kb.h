@@ -105,7 +105,6 @@ struct fl_kb {
     size_t nentries, entries_cap;
     struct pattern *patterns;
     size_t npatterns, patterns_cap;
-    pcre2_code **pcre;    /* per pattern, compiled at fl_kb_compile; NULL when no captures */
     hs_database_t *db;
     bool compiled;
     /* Set by fl_kb_add_embedded, cleared by fl_kb_add_dir: the serialised database of the

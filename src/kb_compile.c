@@ -24,12 +24,18 @@
 
 static char *hex_literal(const char *s)
 {
+    static const char hex[] = "0123456789abcdef";
     size_t n = strlen(s);
     char *out = malloc(n * 4 + 1);
     if (out == NULL)
         return NULL;
-    for (size_t i = 0; i < n; i++)
-        snprintf(out + i * 4, 5, "\\x%02x", (unsigned char)s[i]);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        out[i * 4] = '\\';
+        out[i * 4 + 1] = 'x';
+        out[i * 4 + 2] = hex[c >> 4];
+        out[i * 4 + 3] = hex[c & 15];
+    }
     out[n * 4] = '\0';
     return out;
 }
@@ -199,6 +205,12 @@ static enum fl_status add_pattern(struct fl_kb *kb, struct pattern p)
 static enum fl_status check_regex(const struct entry *e, const struct signal *sig, bool validate,
                                   bool *captures, bool *prefilter, struct fl_error *err)
 {
+    if (!validate) {
+        /* the build validated it; PCRE2 compiles it when a scan first needs it */
+        *captures = true;
+        *prefilter = false;
+        return FL_OK;
+    }
     int rc;
     PCRE2_SIZE off;
     pcre2_code *re = pcre2_compile((PCRE2_SPTR)sig->text, PCRE2_ZERO_TERMINATED,
@@ -215,8 +227,6 @@ static enum fl_status check_regex(const struct entry *e, const struct signal *si
     pcre2_code_free(re);
     *captures = ncap > 0;
     *prefilter = false;
-    if (!validate)
-        return FL_OK;
     unsigned flags = HS_FLAG_MULTILINE | (sig->nocase ? HS_FLAG_CASELESS : 0);
     hs_expr_info_t *info = NULL;
     hs_compile_error_t *ce = NULL;
@@ -244,11 +254,7 @@ void kb_free_patterns(struct fl_kb *kb)
     for (size_t i = 0; i < kb->npatterns; i++) {
         free(kb->patterns[i].hs_expr);
         free(kb->patterns[i].pcre_expr);
-        if (kb->pcre)
-            pcre2_code_free(kb->pcre[i]);
     }
-    free(kb->pcre);
-    kb->pcre = NULL;
     kb->npatterns = 0;
 }
 
@@ -312,22 +318,9 @@ static enum fl_status build(struct fl_kb *kb, bool validate, struct fl_error *er
         if ((st = add_pattern(kb, p)) != FL_OK)
             return st;
     }
-    kb->pcre = calloc(kb->npatterns, sizeof *kb->pcre);
-    if (kb->pcre == NULL)
-        return FL_ERR_NOMEM;
-    for (size_t i = 0; i < kb->npatterns; i++) {
-        struct pattern *p = &kb->patterns[i];
-        if (p->pcre_expr == NULL)
-            continue;
-        int rc;
-        PCRE2_SIZE off;
-        kb->pcre[i] = pcre2_compile((PCRE2_SPTR)p->pcre_expr, PCRE2_ZERO_TERMINATED,
-                                    (p->nocase ? PCRE2_CASELESS : 0), &rc, &off, NULL);
-        if (kb->pcre[i] == NULL)
-            return error_set(err, FL_ERR_INTERNAL, NULL, 0, 0, "built-in pattern %zu: PCRE2 %d",
-                             i, rc);
-        p->names_location = extract_names_location(kb->pcre[i]);
-    }
+    for (size_t i = 0; i < kb->npatterns; i++)
+        if (kb->patterns[i].pcre_expr)
+            kb->patterns[i].names_location = extract_names_location(kb->patterns[i].pcre_expr);
     return FL_OK;
 }
 

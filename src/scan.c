@@ -99,7 +99,7 @@ enum fl_status fl_scanner_new(const struct fl_kb *kb, const struct fl_scan_optio
     enum fl_status st = FL_ERR_INTERNAL;
     if (hs_alloc_scratch(kb->db, &s->scratch) != HS_SUCCESS)
         goto fail;
-    if ((st = extractor_init(&s->x)) != FL_OK || (st = correlator_init(&s->corr, kb)) != FL_OK)
+    if ((st = extractor_init(&s->x, kb)) != FL_OK || (st = correlator_init(&s->corr, kb)) != FL_OK)
         goto fail;
     s->kb = kb;
     *out = s;
@@ -405,7 +405,7 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
             pat->signal == s->kb->patterns[ids[i - 1]].signal)
             continue; /* two atoms of one regex on one line: one line, one confirmation */
         bool want_facts = s->corr.st[pat->entry].counts[pat->signal] < 4;
-        if (s->kb->pcre[ids[i]] && (want_facts || pat->names_location || pat->confirm)) {
+        if (pat->pcre_expr && (want_facts || pat->names_location || pat->confirm)) {
             /* PCRE2 confirms atoms and prefilters, and reads the captures */
             bool matched = extract_captures(&s->x, s->kb, (int)ids[i], &lv, want_facts, &ev.meta, &st);
             if (st != FL_OK || (!matched && pat->confirm))
