@@ -34,8 +34,7 @@ enum fl_status correlator_init(struct correlator *c, const struct fl_kb *kb)
         return FL_ERR_NOMEM;
     for (size_t i = 0; i < kb->nentries; i++) {
         c->st[i].counts = calloc(kb->entries[i].nsignals, sizeof *c->st[i].counts);
-        c->st[i].events = calloc(EVIDENCE_KEEP, sizeof *c->st[i].events);
-        if (!c->st[i].counts || !c->st[i].events)
+        if (!c->st[i].counts)
             return FL_ERR_NOMEM;
         c->st[i].support_rank = -1;
     }
@@ -101,6 +100,9 @@ enum fl_status correlator_add(struct correlator *c, int entry, int signal,
     uint64_t seq = c->seq++;
     if (!sig->positive)
         return FL_OK;
+    /* allocated on the first line: most entries never match a run */
+    if (st->events == NULL && (st->events = calloc(EVIDENCE_KEEP, sizeof *st->events)) == NULL)
+        return FL_ERR_NOMEM;
     if (st->nevents < EVIDENCE_KEEP) {
         struct event *ev = &st->events[st->nevents];
         *ev = (struct event){.signal = signal, .src = lv->src, .line_no = lv->line_no,
@@ -129,6 +131,9 @@ enum fl_status correlator_merge(struct correlator *dst, struct correlator *src, 
         for (size_t j = 0; j < dst->kb->entries[i].nsignals; j++)
             d->counts[j] += s->counts[j];
         /* src's lines all come after dst's: keep dst's first, then src's, up to the cap */
+        if (s->nevents && d->events == NULL &&
+            (d->events = calloc(EVIDENCE_KEEP, sizeof *d->events)) == NULL)
+            return FL_ERR_NOMEM;
         for (size_t j = 0; j < s->nevents; j++) {
             struct event *ev = &s->events[j];
             if (d->nevents < EVIDENCE_KEEP) {
