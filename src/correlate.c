@@ -341,6 +341,13 @@ static long hang_suspect(const struct extractor *x, const struct entry_state *st
                    rank);
         return rank;
     }
+    const char *stalled = facts_get(&x->facts, "progress_stalled_rank");
+    if (stalled) {
+        long rank = strtol(stalled, NULL, 10);
+        buf_printf(why, "rank %ld's last training step came %s s before any other rank's",
+                   rank, facts_get(&x->facts, "progress_stalled_seconds"));
+        return rank;
+    }
     if (!silent_rule)
         return -1;
     size_t silent = 0;
@@ -431,6 +438,63 @@ static enum fl_status analyse_stacks(struct extractor *x, struct fl_report *r)
     return st;
 }
 
+#define STALL_GAP_MS (60 * 1000)
+
+/* A rank whose training steps stopped well before every other rank's: in a hang the others go on
+ * to the next collective and wait there, so their last step comes later. States it as the fact
+ * progress_stalled_rank when one rank's last step is at least a minute older than all others'. */
+struct last_step {
+    long rank;
+    int64_t ts;
+};
+
+static int cmp_last_step(const void *a, const void *b)
+{
+    const struct last_step *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+static enum fl_status analyse_progress(struct extractor *x)
+{
+    struct last_step *v = malloc((x->nprogress ? x->nprogress : 1) * sizeof *v);
+    if (v == NULL)
+        return FL_ERR_NOMEM;
+    size_t n = 0;
+    for (size_t i = 0; i < x->nprogress; i++)
+        if (x->progress[i].rank >= 0 && x->progress[i].ts_ms != TS_UNKNOWN)
+            v[n++] = (struct last_step){x->progress[i].rank, x->progress[i].ts_ms};
+    qsort(v, n, sizeof *v, cmp_last_step);
+    /* each rank's last step is the last record of its run in the sorted array */
+    long first = -1, second = -1;
+    int64_t first_ts = 0, second_ts = 0;
+    size_t ranks = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i + 1 < n && v[i + 1].rank == v[i].rank)
+            continue;
+        ranks++;
+        if (first < 0 || v[i].ts < first_ts) {
+            second = first;
+            second_ts = first_ts;
+            first = v[i].rank;
+            first_ts = v[i].ts;
+        } else if (second < 0 || v[i].ts < second_ts) {
+            second = v[i].rank;
+            second_ts = v[i].ts;
+        }
+    }
+    free(v);
+    if (ranks < 3 || second < 0 || second_ts - first_ts < STALL_GAP_MS)
+        return FL_OK;
+    char num[32];
+    snprintf(num, sizeof num, "%ld", first);
+    enum fl_status st = facts_add(&x->facts, "progress_stalled_rank", 21, num, strlen(num), false);
+    snprintf(num, sizeof num, "%lld", (long long)((second_ts - first_ts) / 1000));
+    return st == FL_OK ? facts_add(&x->facts, "progress_stalled_seconds", 24, num, strlen(num), false)
+                       : st;
+}
+
 static bool exception_is_fatal(const struct extractor *x, const struct exception_event *e)
 {
     for (size_t i = 0; i < x->nprogress; i++) {
@@ -507,6 +571,8 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
     const struct fl_kb *kb = c->kb;
     enum fl_status ast = analyse_stacks(x, r);
     if (ast != FL_OK)
+        return ast;
+    if ((ast = analyse_progress(x)) != FL_OK)
         return ast;
     if (x->progress_lines) {
         char num[32];

@@ -297,17 +297,23 @@ static enum fl_status key_values(struct extractor *x, const struct fl_kb *kb, in
 void extract_note_progress(struct extractor *x, const struct line_view *lv)
 {
     x->progress_lines++;
-    for (size_t i = 0; i < x->nprogress; i++) {
+    /* consecutive step lines mostly come from the same source and rank: try the last one first */
+    size_t i = x->progress_last < x->nprogress ? x->progress_last : 0;
+    for (size_t k = 0; k < x->nprogress; k++, i = (i + 1) % x->nprogress) {
         struct progress *p = &x->progress[i];
         if (p->src == lv->src && p->rank == lv->meta.rank) {
             p->line_no = lv->line_no;
-            p->ts_ms = lv->meta.ts_ms;
+            if (lv->meta.ts_ms != TS_UNKNOWN)
+                p->ts_ms = lv->meta.ts_ms;
+            x->progress_last = i;
             return;
         }
     }
-    if (GROW(x->progress, x->progress_cap, x->nprogress, PROGRESS_MAX) == FL_OK)
+    if (GROW(x->progress, x->progress_cap, x->nprogress, PROGRESS_MAX) == FL_OK) {
+        x->progress_last = x->nprogress;
         x->progress[x->nprogress++] =
             (struct progress){lv->meta.rank, lv->src, lv->line_no, lv->meta.ts_ms};
+    }
 }
 
 static void note_seqnum(struct extractor *x, const struct fl_kb *kb, int pattern,

@@ -87,6 +87,7 @@ struct extractor {
     unsigned long exceptions_total;
     struct progress *progress;  /* the last progress line of each (source, rank) */
     unsigned long progress_lines;
+    size_t progress_last;       /* the record the previous step line updated */
     size_t nprogress, progress_cap;
     struct seqnum *seqnums;     /* the highest watchdog SeqNum reported by each rank */
     size_t nseqnums, seqnums_cap;

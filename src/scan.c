@@ -352,10 +352,9 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
     struct line_view lv = {.src = (int)(so - s->sources), .line_no = so->lines + 1};
     if (only_progress(s, m, nm) && !extract_following(&s->x, lv.src)) {
         /* a training step line: the commonest match by far, and all it tells is that this rank
-         * was still making progress here. No cleaning, no time. */
+         * was still making progress here, and when. No cleaning, no evidence. */
         lv.meta = so->path_meta;
-        if (lv.meta.rank < 0)
-            prefix_parse(p, n, &lv.meta, s->year);
+        prefix_parse(p, n, &lv.meta, s->year);
         extract_note_progress(&s->x, &lv);
         so->next_line = le + 1;
         return FL_OK;
