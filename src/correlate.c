@@ -537,6 +537,10 @@ static enum fl_status unclassified(struct extractor *x, const struct source_info
         buf_printf(&t, "%s%s%s", best->type, best->message[0] ? ": " : "", best->message);
         if (best->frame)
             buf_printf(&t, " (at %s)", best->frame);
+        /* a chain: what the program raised next, while handling this one or because of it */
+        for (const struct exception_event *e = best, *n; (n = extract_exception(x, e->next_seq)) != NULL && t.len < TEXT_MAX; e = n)
+            buf_printf(&t, " -> %s %s%s%s", e->next_is_cause ? "which caused" : "then, while handling it,",
+                       n->type, n->message[0] ? ": " : "", n->message);
         d->evidence[0] = (struct evidence){xstrdup(sources[best->src].name), best->line_no,
                                            best->rank, buf_steal(&t)};
         d->nevidence = 1;

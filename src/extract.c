@@ -50,6 +50,10 @@ static const struct builtin_pattern builtins[] = {
     {BUILTIN_STACK_THREAD, "Thread (?:0x[0-9A-Fa-f]+|[0-9]+) \\([a-z+]+\\): \"", 0, NULL},
     {BUILTIN_STACK_THREAD, "(?:Current thread|Thread) 0x[0-9a-fA-F]+ \\(most recent call first\\):", 0,
      NULL},
+    {BUILTIN_CHAIN, "During handling of the above exception, another exception occurred:", 0,
+     NULL},
+    {BUILTIN_CHAIN, "The above exception was the direct cause of the following exception:", 0,
+     NULL},
     {BUILTIN_RANK_HOST, "NCCL INFO comm 0x[0-9a-f]+ rank [0-9]+ nranks [0-9]+", 0,
      "NCCL INFO comm 0x[0-9a-f]+ rank (?<rank>[0-9]+) nranks"},
 };
@@ -102,6 +106,7 @@ void extractor_free(struct extractor *x)
     free(x->progress);
     free(x->seqnums);
     free(x->hosts);
+    free(x->chains);
     for (size_t i = 0; i < x->nopen; i++) {
         free(x->open[i].frame);
         free(x->open[i].cpp_type);
@@ -394,11 +399,52 @@ static void add_exception(struct extractor *x, struct tb_state *t, const struct 
     /* the exception line rarely has a time of its own; the traceback header may */
     e->ts_ms = lv->meta.ts_ms != TS_UNKNOWN ? lv->meta.ts_ms : t->meta.ts_ms;
     e->seq = x->seq++;
+    e->next_seq = UINT64_MAX;
     if (e->type == NULL || e->message == NULL) {
         exception_free(e);
         return;
     }
     x->nexceptions++;
+    /* the second half of a chain: link the exception it was raised from */
+    for (size_t i = 0; i < x->nchains; i++) {
+        struct chain_mark *c = &x->chains[i];
+        if (c->src != e->src || c->rank != e->rank)
+            continue;
+        for (size_t k = 0; k + 1 < x->nexceptions; k++)
+            if (x->exceptions[k].seq == c->prev_seq) {
+                x->exceptions[k].next_seq = e->seq;
+                x->exceptions[k].next_is_cause = c->cause;
+            }
+        x->chains[i] = x->chains[--x->nchains];
+        break;
+    }
+}
+
+const struct exception_event *extract_exception(const struct extractor *x, uint64_t seq)
+{
+    for (size_t i = 0; i < x->nexceptions; i++)
+        if (x->exceptions[i].seq == seq)
+            return &x->exceptions[i];
+    return NULL;
+}
+
+static void note_chain(struct extractor *x, const struct line_view *lv, bool cause)
+{
+    /* the exception it follows: the last one of this source and rank */
+    const struct exception_event *prev = NULL;
+    for (size_t i = x->nexceptions; i-- > 0 && prev == NULL;)
+        if (x->exceptions[i].src == lv->src && x->exceptions[i].rank == lv->meta.rank)
+            prev = &x->exceptions[i];
+    if (prev == NULL)
+        return;
+    for (size_t i = 0; i < x->nchains; i++)
+        if (x->chains[i].src == lv->src && x->chains[i].rank == lv->meta.rank) {
+            x->chains[i].prev_seq = prev->seq;
+            x->chains[i].cause = cause;
+            return;
+        }
+    if (GROW(x->chains, x->chains_cap, x->nchains, 1024) == FL_OK)
+        x->chains[x->nchains++] = (struct chain_mark){lv->src, lv->meta.rank, prev->seq, cause};
 }
 
 enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int pattern,
@@ -448,6 +494,9 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
     case BUILTIN_STACK_THREAD:
         stacks_on_thread(&x->stacks, lv->src, &lv->meta, lv->msg, lv->msg_len);
         return FL_OK;
+    case BUILTIN_CHAIN:
+        note_chain(x, lv, lv->msg_len > 4 && strncmp(lv->msg, "The ", 4) == 0);
+        return FL_OK;
     case BUILTIN_RANK_HOST:
         if (lv->meta.host[0] && run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) > 0) {
             size_t n;
@@ -493,6 +542,8 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src, int
             GROW(dst->exceptions, dst->exceptions_cap, dst->nexceptions, EXCEPTIONS_MAX) == FL_OK) {
             e->src += src_offset;
             e->seq += dst->seq;
+            if (e->next_seq != UINT64_MAX)
+                e->next_seq += dst->seq;
             dst->exceptions[dst->nexceptions++] = *e;
         } else {
             exception_free(e);

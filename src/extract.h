@@ -54,6 +54,16 @@ struct exception_event {
     char host[HOST_MAX];
     int64_t ts_ms;
     uint64_t seq;            /* global order of arrival */
+    uint64_t next_seq;       /* the exception raised while handling this one, or UINT64_MAX */
+    bool next_is_cause;      /* ... and this one was its direct cause ("raise ... from") */
+};
+
+/* A chain marker seen after an exception of (src, rank): the next one continues the chain. */
+struct chain_mark {
+    int src;
+    long rank;
+    uint64_t prev_seq;
+    bool cause;
 };
 
 struct progress {
@@ -94,6 +104,8 @@ struct extractor {
     struct rank_host *hosts;    /* which host each rank runs on, when a line says both */
     size_t nhosts, hosts_cap;
     struct stacks stacks;       /* py-spy / faulthandler main-thread stacks per rank */
+    struct chain_mark *chains;  /* pending chain markers, at most one per (source, rank) */
+    size_t nchains, chains_cap;
     struct tb_state *open;      /* open tracebacks, at most a few per source */
     size_t nopen, open_cap;
     uint64_t seq;
@@ -105,6 +117,8 @@ struct extractor {
 enum fl_status extractor_init(struct extractor *x, const struct fl_kb *kb);
 void extractor_free(struct extractor *x);
 
+/* The exception with this seq, or NULL. */
+const struct exception_event *extract_exception(const struct extractor *x, uint64_t seq);
 /* A built-in pattern matched this line. */
 enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int pattern,
                                 const struct line_view *lv);

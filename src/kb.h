@@ -85,6 +85,8 @@ enum builtin {
     BUILTIN_STACK_THREAD,  /* py-spy `Thread 0x... (active): "MainThread"`, faulthandler
                               `Current thread 0x... (most recent call first):` */
     BUILTIN_RANK_HOST,     /* NCCL INFO comm 0x... rank N nranks M: which host rank N runs on */
+    BUILTIN_CHAIN,         /* During handling of the above exception / The above exception was
+                              the direct cause: the next traceback continues a chain */
     BUILTIN_COUNT
 };
 

@@ -120,11 +120,33 @@ static void unclassified_exception(void **state)
     fl_scanner_free(s);
 }
 
+static void chained_exceptions(void **state)
+{
+    (void)state;
+    struct fl_scanner *s;
+    fl_scanner_new(kb, NULL, &s);
+    int src;
+    fl_scanner_open_source(s, "rank_4.log", &src);
+    const char *log =
+        "Traceback (most recent call last):\n  File \"a.py\", line 3, in load\n    cfg = d['lr']\n"
+        "KeyError: 'lr'\n\nThe above exception was the direct cause of the following exception:\n\n"
+        "Traceback (most recent call last):\n  File \"a.py\", line 5, in <module>\n    load()\n"
+        "ValueError: configuration is incomplete\n";
+    fl_scanner_feed(s, src, log, strlen(log));
+    struct fl_report *r;
+    fl_scanner_finish(s, &r);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "unclassified");
+    assert_non_null(strstr(r->diagnoses[0].evidence[0].text,
+                           "KeyError: 'lr' (at a.py:3 in load) -> which caused ValueError: configuration is incomplete"));
+    fl_report_free(r);
+    fl_scanner_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_result_for_any_chunking), cmocka_unit_test(facts_extracted),
-        cmocka_unit_test(healthy_log_has_no_diagnosis), cmocka_unit_test(unclassified_exception),
+        cmocka_unit_test(healthy_log_has_no_diagnosis), cmocka_unit_test(unclassified_exception), cmocka_unit_test(chained_exceptions),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
