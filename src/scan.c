@@ -355,6 +355,7 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
          * was still making progress here, and when. No cleaning, no evidence. */
         lv.meta = so->path_meta;
         prefix_parse(p, n, &lv.meta, s->year);
+        note_rank(s, lv.meta.rank);
         extract_note_progress(&s->x, &lv);
         so->next_line = le + 1;
         return FL_OK;
