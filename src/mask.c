@@ -274,8 +274,13 @@ static bool plausible_host(const char *s, size_t n)
     if (!letter || (n == 9 && strncasecmp(s, "localhost", 9) == 0))
         return false;
     /* our own pseudonyms */
-    if (n > 5 && strncmp(s, "host-", 5) == 0 && strspn(s + 5, "0123456789") == n - 5)
-        return false;
+    if (n > 5 && strncmp(s, "host-", 5) == 0) {
+        size_t i = 5;
+        while (i < n && isdigit((unsigned char)s[i]))
+            i++;
+        if (i == n)
+            return false;
+    }
     return true;
 }
 
@@ -447,6 +452,16 @@ static void learn_prefix(struct fl_masker *m, const char *line, size_t len)
         add_host(m, meta.host, strlen(meta.host));
 }
 
+/* A host name has a digit, '-' or '.' (exception and logger names have none). The text is not
+ * NUL-terminated: bounded by n. */
+static bool host_mark(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (isdigit((unsigned char)s[i]) || s[i] == '-' || s[i] == '.')
+            return true;
+    return false;
+}
+
 /* pdsh "node-1: " and syslog "May  1 12:00:03 node-1 kernel: " at line starts: a few byte
  * tests per line, and the prefix parser only for a name not seen yet. */
 static void learn_line_starts(struct fl_masker *m, const char *d, size_t n)
@@ -468,7 +483,7 @@ static void learn_line_starts(struct fl_masker *m, const char *d, size_t n)
         for (t = h; t < len && t - h < 256 && host_char((unsigned char)s[t]); t++)
             ;
         bool pdsh = h == 0 && t + 1 < len && s[t] == ':' && s[t + 1] == ' ' && t > 0 &&
-                    strcspn(s, "0123456789-.") < t;
+                    host_mark(s, t);
         if ((pdsh || (h && t > h && t < len && s[t] == ' ')) && !table_find(&m->hosts, s + h, t - h))
             learn_prefix(m, s, len);
         ls = le + 1;
@@ -815,7 +830,7 @@ static void scan_block(struct fl_masker *m, const char *d, size_t n, struct out 
         size_t s0 = si;
         while (si < m->nhhits && m->hhits[si].to <= le)
             si++;
-        mask_line(m, d + ls, le - ls, mask, m->hhits + s0, si - s0, ls, o);
+        mask_line(m, d + ls, le - ls, mask, m->hhits ? m->hhits + s0 : NULL, si - s0, ls, o);
         pos = le;
         if (pos < n && d[pos] == '\n') {
             out_write(o, "\n", 1);
