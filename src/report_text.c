@@ -20,7 +20,7 @@ static void wrap(FILE *out, const char *label, const char *text, const struct st
     fprintf(out, "  %s%-11s%s ", s->bold, label, s->reset);
     for (const char *p = text; *p; p++) {
         fputc(*p, out);
-        if (*p == '\n' && p[1])
+        if (*p == '\n' && p[1] && p[1] != '\n')
             fputs("              ", out);
     }
     fputc('\n', out);
