@@ -105,7 +105,10 @@ static bool parse_torchrun(const char *s, size_t len, size_t *pos, struct line_m
         return false;
     m->rank = r;
     *pos = p + kw + n + 2;
-    skip_spaces(s, len, pos);
+    /* one separating space at most: the line's own indentation (traceback frames, py-spy
+     * frames) follows and must survive */
+    if (*pos < len && s[*pos] == ' ')
+        (*pos)++;
     return true;
 }
 
