@@ -63,21 +63,23 @@ static bool earlier(int64_t ts_a, uint64_t seq_a, int64_t ts_b, uint64_t seq_b)
     return seq_a < seq_b;
 }
 
-static enum fl_status note_rank(struct entry_state *st, const struct line_view *lv, uint64_t seq)
+/* Counts `count` lines of rank first seen at (ts, seq) in st's sorted rank table. */
+static enum fl_status note_rank(struct entry_state *st, long rank, int64_t ts, uint64_t seq,
+                                unsigned long count)
 {
     size_t lo = 0, hi = st->nranks;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (st->ranks[mid].rank < lv->meta.rank)
+        if (st->ranks[mid].rank < rank)
             lo = mid + 1;
         else
             hi = mid;
     }
-    if (lo < st->nranks && st->ranks[lo].rank == lv->meta.rank) {
+    if (lo < st->nranks && st->ranks[lo].rank == rank) {
         struct rank_seen *r = &st->ranks[lo];
-        r->count++;
-        if (earlier(lv->meta.ts_ms, seq, r->first_ts, r->first_seq)) {
-            r->first_ts = lv->meta.ts_ms;
+        r->count += count;
+        if (earlier(ts, seq, r->first_ts, r->first_seq)) {
+            r->first_ts = ts;
             r->first_seq = seq;
         }
         return FL_OK;
@@ -86,7 +88,7 @@ static enum fl_status note_rank(struct entry_state *st, const struct line_view *
     if (s != FL_OK)
         return s == FL_ERR_LIMIT ? FL_OK : s;
     memmove(&st->ranks[lo + 1], &st->ranks[lo], (st->nranks - lo) * sizeof *st->ranks);
-    st->ranks[lo] = (struct rank_seen){lv->meta.rank, lv->meta.ts_ms, seq, 1};
+    st->ranks[lo] = (struct rank_seen){rank, ts, seq, count};
     st->nranks++;
     return FL_OK;
 }
@@ -120,7 +122,7 @@ enum fl_status correlator_add(struct correlator *c, int entry, int signal,
             st->support_rank = lv->meta.rank;
         return FL_OK;
     }
-    return note_rank(st, lv, seq);
+    return note_rank(st, lv->meta.rank, lv->meta.ts_ms, seq, 1);
 }
 
 enum fl_status correlator_merge(struct correlator *dst, struct correlator *src, int src_offset)
@@ -146,19 +148,10 @@ enum fl_status correlator_merge(struct correlator *dst, struct correlator *src, 
         }
         s->nevents = 0;
         for (size_t j = 0; j < s->nranks; j++) {
-            struct rank_seen *r = &s->ranks[j];
-            struct line_view lv = {.meta = {.rank = r->rank, .ts_ms = r->first_ts}};
-            size_t before = d->nranks;
-            enum fl_status st = note_rank(d, &lv, r->first_seq + seq_offset);
+            const struct rank_seen *r = &s->ranks[j];
+            enum fl_status st = note_rank(d, r->rank, r->first_ts, r->first_seq + seq_offset, r->count);
             if (st != FL_OK)
                 return st;
-            /* note_rank counted one line: add the rest */
-            for (size_t k = 0; k < d->nranks; k++)
-                if (d->ranks[k].rank == r->rank) {
-                    d->ranks[k].count += r->count - 1;
-                    break;
-                }
-            (void)before;
         }
         if (d->support_rank < 0)
             d->support_rank = s->support_rank;
