@@ -100,6 +100,8 @@ struct pattern {
     bool nocase;
     bool names_location;  /* a capture names the line's rank or host: run PCRE2 on every match */
     bool confirm;         /* Vectorscan finds only an atom or a prefilter: PCRE2 decides */
+    char *literal;        /* a literal signal of which Vectorscan finds a window: the line must
+                             hold all of it; NULL when hs_expr is the whole literal */
 };
 
 struct fl_kb {
@@ -146,11 +148,27 @@ void condition_free(struct condition *c);
 bool config_eval(const struct config_test *t, const char *value);
 enum fl_status config_parse(const char *src, struct config_test *out, char *why, size_t whylen);
 
+/* kb_atoms.c */
+#define ATOM_MIN 8      /* the shortest atom a regex may be reduced to */
+#define ATOM_MAX 128
+#define ATOMS_MAX 8     /* at most this many top-level alternatives get atoms */
+#define ATOM_WINDOW 10  /* literals longer than this go to Vectorscan as their rarest window */
+struct atom_model;
+/* Byte and byte-pair frequencies of kb->common_lines; free with kb_atom_model_free. */
+enum fl_status kb_atom_model_new(const struct fl_kb *kb, struct atom_model **out);
+void kb_atom_model_free(struct atom_model *m);
+/* The rarest window of s: its length (all of s when short) and offset. */
+size_t kb_atom_window(const struct atom_model *m, const char *s, size_t *off);
+/* The atoms of a regex signal (one per top-level alternative), or 0 when one alternative has
+ * none of ATOM_MIN characters or one occurs in kb/common-lines.txt. */
+size_t kb_regex_atoms(const struct fl_kb *kb, const struct signal *sig,
+                      char atoms[ATOMS_MAX][ATOM_MAX + 1]);
+/* True when text occurs in kb/common-lines.txt. */
+bool kb_common_text(const struct fl_kb *kb, const char *text, bool nocase);
+
 /* kb_compile.c */
 enum fl_status kb_build_patterns(struct fl_kb *kb, struct fl_error *err);
 void kb_free_patterns(struct fl_kb *kb);
-/* True when text occurs in kb/common-lines.txt. */
-bool kb_common_text(const struct fl_kb *kb, const char *text, bool nocase);
 /* Hash of every pattern expression and flag, identifying a serialized database. */
 uint64_t kb_patterns_hash(const struct fl_kb *kb);
 enum fl_status kb_compile_pattern_db(struct fl_kb *kb, struct fl_error *err);

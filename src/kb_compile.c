@@ -22,10 +22,9 @@
 
 #define KB_MAX_PATTERNS 65536
 
-static char *hex_literal(const char *s)
+static char *hex_literal(const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
-    size_t n = strlen(s);
     char *out = malloc(n * 4 + 1);
     if (out == NULL)
         return NULL;
@@ -40,156 +39,11 @@ static char *hex_literal(const char *s)
     return out;
 }
 
-/* ---------------------------------------------------------------- atoms
- *
- * A regex goes to Vectorscan as its atoms when it has them: for each top-level alternative, the
- * longest run of plain characters that every match must contain (YARA's atoms, Suricata's fast
- * pattern). Vectorscan then only looks for literals, which it does several times faster than it
- * runs hundreds of regexes at once, and PCRE2 confirms the whole regex on the few lines that hold
- * an atom. A regex with an alternative that has no atom of ATOM_MIN characters is compiled whole.
- */
-#define ATOM_MIN 8
-#define ATOM_MAX 128
-#define ATOMS_MAX 8
-
-/* Splits rx at its top-level '|' into at most ATOMS_MAX branches; false when there are more. */
-static bool top_branches(const char *rx, const char **starts, size_t *lens, size_t *n)
+/* What Vectorscan looks for to find text: its rarest window (kb_atoms.c). */
+static char *window_literal(const struct atom_model *m, const char *text)
 {
-    int depth = 0;
-    bool cls = false;
-    const char *b = rx;
-    *n = 0;
-    for (const char *p = rx;; p++) {
-        if (*p == '\\' && p[1]) {
-            p++;
-            continue;
-        }
-        if (cls) {
-            if (*p == ']')
-                cls = false;
-        } else if (*p == '[') {
-            cls = true;
-            if (p[1] == ']' || (p[1] == '^' && p[2] == ']'))
-                p += p[1] == '^' ? 2 : 1;
-        } else if (*p == '(') {
-            depth++;
-        } else if (*p == ')') {
-            depth--;
-        }
-        if (*p == '\0' || (*p == '|' && depth == 0 && !cls)) {
-            if (*n == ATOMS_MAX)
-                return false;
-            starts[*n] = b;
-            lens[(*n)++] = (size_t)(p - b);
-            if (*p == '\0')
-                return true;
-            b = p + 1;
-        }
-    }
-}
-
-/* The longest run of literal characters of branch r[0..n) outside groups and classes, where
- * no character is optional. Writes it to out (NUL-terminated) and returns its length. */
-static size_t branch_atom(const char *r, size_t n, char *out)
-{
-    char cur[ATOM_MAX + 1];
-    size_t cl = 0, best = 0;
-    out[0] = '\0';
-#define FLUSH()                                                                                    \
-    do {                                                                                           \
-        if (cl > best) {                                                                           \
-            memcpy(out, cur, cl);                                                                  \
-            out[cl] = '\0';                                                                        \
-            best = cl;                                                                             \
-        }                                                                                          \
-        cl = 0;                                                                                    \
-    } while (0)
-    for (size_t i = 0; i < n;) {
-        char c = r[i], lit;
-        if (c == '\\' && i + 1 < n) {
-            if (isalnum((unsigned char)r[i + 1])) { /* \d \s \w \b \x.. : not one plain char */
-                FLUSH();
-                i += 2;
-                continue;
-            }
-            lit = r[i + 1];
-            i += 2;
-        } else if (c == '[') {
-            FLUSH();
-            size_t j = i + 1;
-            if (j < n && r[j] == '^')
-                j++;
-            if (j < n && r[j] == ']')
-                j++;
-            while (j < n && r[j] != ']')
-                j += r[j] == '\\' ? 2 : 1;
-            i = j + 1;
-            continue;
-        } else if (c == '(') {
-            FLUSH();
-            int depth = 1;
-            for (i++; i < n && depth; i++) {
-                if (r[i] == '\\')
-                    i++;
-                else if (r[i] == '(')
-                    depth++;
-                else if (r[i] == ')')
-                    depth--;
-            }
-            continue;
-        } else if (strchr(".^$)|", c)) {
-            FLUSH();
-            i++;
-            continue;
-        } else if (strchr("*+?{", c)) {
-            /* a quantifier after a group or class: nothing to take back */
-            FLUSH();
-            if (c == '{')
-                while (i < n && r[i] != '}')
-                    i++;
-            i++;
-            continue;
-        } else {
-            lit = c;
-            i++;
-        }
-        char q = i < n ? r[i] : '\0';
-        if (q == '*' || q == '?' || (q == '{' && i + 2 < n && r[i + 1] == '0')) {
-            FLUSH(); /* an optional character ends the run without joining it */
-            continue;
-        }
-        if (cl < ATOM_MAX)
-            cur[cl++] = lit;
-        if (q == '+' || q == '{')
-            FLUSH(); /* one occurrence is certain, what follows is not adjacent */
-    }
-    FLUSH();
-#undef FLUSH
-    return best;
-}
-
-bool kb_common_text(const struct fl_kb *kb, const char *text, bool nocase)
-{
-    if (kb->common_lines == NULL || *text == '\0')
-        return false;
-    return nocase ? strcasestr(kb->common_lines, text) != NULL
-                  : strstr(kb->common_lines, text) != NULL;
-}
-
-/* The atoms of a regex, or 0 when one of its branches has none long enough, or one occurs in
- * the lines healthy logs print all the time (it would send them all to PCRE2). */
-static size_t regex_atoms(const struct fl_kb *kb, const struct signal *sig,
-                          char atoms[ATOMS_MAX][ATOM_MAX + 1])
-{
-    const char *starts[ATOMS_MAX];
-    size_t lens[ATOMS_MAX], n;
-    if (!top_branches(sig->text, starts, lens, &n))
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (branch_atom(starts[i], lens[i], atoms[i]) < ATOM_MIN ||
-            kb_common_text(kb, atoms[i], sig->nocase))
-            return 0;
-    return n;
+    size_t off, n = kb_atom_window(m, text, &off);
+    return hex_literal(text + off, n);
 }
 
 static enum fl_status add_pattern(struct fl_kb *kb, struct pattern p)
@@ -254,13 +108,15 @@ void kb_free_patterns(struct fl_kb *kb)
     for (size_t i = 0; i < kb->npatterns; i++) {
         free(kb->patterns[i].hs_expr);
         free(kb->patterns[i].pcre_expr);
+        free(kb->patterns[i].literal);
     }
     kb->npatterns = 0;
 }
 
 /* With a database built ahead (the embedded KB), every regex was validated by the build; asking
  * Vectorscan again about each one would cost more than the whole scan of a small log. */
-static enum fl_status build(struct fl_kb *kb, bool validate, struct fl_error *err)
+static enum fl_status build_signals(struct fl_kb *kb, const struct atom_model *m, bool validate,
+                                   struct fl_error *err)
 {
     enum fl_status st = FL_OK;
     for (size_t ei = 0; ei < kb->nentries; ei++) {
@@ -273,7 +129,11 @@ static enum fl_status build(struct fl_kb *kb, bool validate, struct fl_error *er
             p.hs_flags = sig->nocase ? HS_FLAG_CASELESS : 0;
             sig->pattern = (int)kb->npatterns;
             if (sig->kind == SIGNAL_LITERAL) {
-                if ((p.hs_expr = hex_literal(sig->text)) == NULL)
+                bool whole = strlen(sig->text) <= ATOM_WINDOW || strchr(sig->text, '\n');
+                p.hs_expr = whole ? hex_literal(sig->text, strlen(sig->text))
+                                  : window_literal(m, sig->text);
+                p.literal = whole ? NULL : xstrdup(sig->text);
+                if (p.hs_expr == NULL || (!whole && p.literal == NULL))
                     return FL_ERR_NOMEM;
                 if ((st = add_pattern(kb, p)) != FL_OK)
                     return st;
@@ -283,11 +143,11 @@ static enum fl_status build(struct fl_kb *kb, bool validate, struct fl_error *er
             if ((st = check_regex(e, sig, validate, &captures, &prefilter, err)) != FL_OK)
                 return st;
             char atoms[ATOMS_MAX][ATOM_MAX + 1];
-            size_t natoms = regex_atoms(kb, sig, atoms);
+            size_t natoms = kb_regex_atoms(kb, sig, atoms);
             for (size_t a = 0; a < natoms; a++) {
                 struct pattern q = p;
                 q.confirm = true;
-                q.hs_expr = hex_literal(atoms[a]);
+                q.hs_expr = window_literal(m, atoms[a]);
                 q.pcre_expr = xstrdup(sig->text);
                 if (q.hs_expr == NULL || q.pcre_expr == NULL)
                     return FL_ERR_NOMEM;
@@ -307,6 +167,19 @@ static enum fl_status build(struct fl_kb *kb, bool validate, struct fl_error *er
                 return st;
         }
     }
+    return FL_OK;
+}
+
+static enum fl_status build(struct fl_kb *kb, bool validate, struct fl_error *err)
+{
+    struct atom_model *m;
+    enum fl_status st = kb_atom_model_new(kb, &m);
+    if (st != FL_OK)
+        return st;
+    st = build_signals(kb, m, validate, err);
+    kb_atom_model_free(m);
+    if (st != FL_OK)
+        return st;
     size_t nb;
     const struct builtin_pattern *b = extract_builtin_patterns(&nb);
     for (size_t i = 0; i < nb; i++) {

@@ -22,6 +22,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #define SOURCES_MAX 100000
@@ -321,6 +322,18 @@ static int cmp_ids(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Whether line[0..n) holds needle (ASCII case folded when nocase). */
+static bool holds(const char *line, size_t n, const char *needle, bool nocase)
+{
+    size_t k = strlen(needle);
+    if (!nocase)
+        return memmem(line, n, needle, k) != NULL;
+    for (size_t i = 0; i + k <= n; i++)
+        if (strncasecmp(line + i, needle, k) == 0)
+            return true;
+    return false;
+}
+
 static bool only_progress(const struct fl_scanner *s, const struct match *m, size_t nm)
 {
     for (size_t i = 0; i < nm; i++)
@@ -383,10 +396,7 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
     enum fl_status st = FL_OK;
     if (extract_following(&s->x, lv.src))
         st = extract_on_line(&s->x, &lv);
-    if (nm) {
-        note_rank(s, lv.meta.rank);
-        extract_note_host(&s->x, lv.meta.rank, lv.meta.host);
-    }
+    bool matched_any = false; /* atoms and prefilters that PCRE2 or memmem turn down do not count */
     unsigned ids[64];
     size_t nids = 0;
     for (size_t i = 0; i < nm && nids < 64; i++)
@@ -398,12 +408,15 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         const struct pattern *pat = &s->kb->patterns[ids[i]];
         if (pat->entry < 0) {
             st = extract_on_match(&s->x, s->kb, (int)ids[i], &lv);
+            matched_any = true;
             continue;
         }
         struct line_view ev = lv;
         if (i && pat->entry == s->kb->patterns[ids[i - 1]].entry &&
             pat->signal == s->kb->patterns[ids[i - 1]].signal)
             continue; /* two atoms of one regex on one line: one line, one confirmation */
+        if (pat->literal && !holds(lv.text, lv.len, pat->literal, pat->nocase))
+            continue; /* Vectorscan found a window of the literal, not all of it */
         bool want_facts = s->corr.st[pat->entry].counts[pat->signal] < 4;
         if (pat->pcre_expr && (want_facts || pat->names_location || pat->confirm)) {
             /* PCRE2 confirms atoms and prefilters, and reads the captures */
@@ -412,6 +425,11 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
                 continue;
         }
         st = correlator_add(&s->corr, pat->entry, pat->signal, &ev);
+        matched_any = true;
+    }
+    if (matched_any) {
+        note_rank(s, lv.meta.rank);
+        extract_note_host(&s->x, lv.meta.rank, lv.meta.host);
     }
     if (!s->year_known && lv.meta.ts_ms != TS_UNKNOWN && !lv.meta.ts_no_year) {
         /* formats without a year take the year of the first dated line */
