@@ -40,9 +40,12 @@ static const struct builtin_pattern builtins[] = {
     {BUILTIN_VERSION, "Nvidia driver version: [0-9]", 0,
      "Nvidia driver version: (?<driver_version>[0-9][0-9.]*)"},
     {BUILTIN_VERSION, "GPU 0: NVIDIA ", 0, "GPU 0: (?<gpu_name>NVIDIA [^(\\n]*[^ (\\n])"},
-    {BUILTIN_PROGRESS,
-     "iteration +[0-9]+/ *[0-9]+ \\||\\{'loss': [0-9-]|step=[0-9]+, skipped=[0-9]+|Epoch [0-9]+: +[0-9]+%\\|",
-     0, NULL},
+    /* Step lines are the commonest match by far: the two commonest forms go to Vectorscan as
+     * plain literals, which it reports several times more cheaply than regexes, and
+     * extract_progress_shape checks what follows them. */
+    {BUILTIN_PROGRESS, " iteration ", 0, NULL},
+    {BUILTIN_PROGRESS, "\\{'loss': ", 0, NULL},
+    {BUILTIN_PROGRESS, "step=[0-9]+, skipped=[0-9]+|Epoch [0-9]+: +[0-9]+%\\|", 0, NULL},
     {BUILTIN_WATCHDOG_SEQ, "WorkNCCL\\(SeqNum=[0-9]+, OpType=", 0,
      "WorkNCCL\\(SeqNum=(?<seq>[0-9]+), OpType=(?<op>[A-Za-z_]+)"},
     {BUILTIN_WATCHDOG_SEQ, "last enqueued NCCL work: [0-9]+", HS_FLAG_CASELESS,
@@ -299,14 +302,48 @@ static enum fl_status key_values(struct extractor *x, const struct fl_kb *kb, in
     return FL_OK;
 }
 
-void extract_note_progress(struct extractor *x, const struct line_view *lv)
+static size_t skip_digits(const char *s, size_t n, size_t i)
 {
-    x->progress_lines++;
+    while (i < n && s[i] >= '0' && s[i] <= '9')
+        i++;
+    return i;
+}
+
+bool extract_progress_shape(const char *line, size_t n, size_t end)
+{
+    static const char iteration[] = " iteration ", loss[] = "{'loss': ";
+    if (end >= sizeof iteration - 1 && end <= n &&
+        memcmp(line + end - (sizeof iteration - 1), iteration, sizeof iteration - 1) == 0) {
+        /* Megatron: "iteration {:8d}/{:8d} |" */
+        size_t i = end;
+        while (i < n && line[i] == ' ')
+            i++;
+        size_t j = skip_digits(line, n, i);
+        if (j == i || j >= n || line[j] != '/')
+            return false;
+        for (i = j + 1; i < n && line[i] == ' ';)
+            i++;
+        j = skip_digits(line, n, i);
+        return j > i && j + 1 < n && line[j] == ' ' && line[j + 1] == '|';
+    }
+    if (end >= sizeof loss - 1 && end <= n &&
+        memcmp(line + end - (sizeof loss - 1), loss, sizeof loss - 1) == 0)
+        return end < n && (line[end] == '-' || (line[end] >= '0' && line[end] <= '9'));
+    return true; /* the regex forms are exact */
+}
+
+void extract_note_progress(struct extractor *x, const struct line_view *lv, unsigned long lines)
+{
+    x->progress_lines += lines;
+    if (lv == NULL)
+        return;
     /* consecutive step lines mostly come from the same source and rank: try the last one first */
     size_t i = x->progress_last < x->nprogress ? x->progress_last : 0;
     for (size_t k = 0; k < x->nprogress; k++, i = (i + 1) % x->nprogress) {
         struct progress *p = &x->progress[i];
         if (p->src == lv->src && p->rank == lv->meta.rank) {
+            if (p->line_no > lv->line_no)
+                return; /* lines may come newest first: the last one in the source wins */
             p->line_no = lv->line_no;
             if (lv->meta.ts_ms != TS_UNKNOWN)
                 p->ts_ms = lv->meta.ts_ms;
@@ -486,7 +523,7 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
             return captures_to_facts(x, code_of(x, kb, pattern), lv->msg);
         return FL_OK;
     case BUILTIN_PROGRESS:
-        extract_note_progress(x, lv);
+        extract_note_progress(x, lv, 1);
         return FL_OK;
     case BUILTIN_WATCHDOG_SEQ:
         note_seqnum(x, kb, pattern, lv);

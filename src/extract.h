@@ -133,8 +133,12 @@ bool extract_captures(struct extractor *x, const struct fl_kb *kb, int pattern,
 /* Records that rank runs on host (the first host seen for a rank wins). */
 void extract_note_host(struct extractor *x, long rank, const char *host);
 const char *extract_host_of(const struct extractor *x, long rank);
-/* A training progress line (step, iteration, loss) of lv's source and rank. */
-void extract_note_progress(struct extractor *x, const struct line_view *lv);
+/* Whether the progress pattern that matched line[0..n) up to `end` is followed by what a step
+ * line has there (the literal forms need it; the others are exact). */
+bool extract_progress_shape(const char *line, size_t n, size_t end);
+/* A training progress line (step, iteration, loss) of lv's source and rank, the last of `lines`
+ * such lines; lv NULL: only counts them. */
+void extract_note_progress(struct extractor *x, const struct line_view *lv, unsigned long lines);
 /* True while src has an open traceback and wants every next line. */
 bool extract_following(const struct extractor *x, int src);
 enum fl_status extract_on_line(struct extractor *x, const struct line_view *lv);

@@ -37,6 +37,7 @@ struct signal {
     char *name;
     enum signal_kind kind;
     char *text;        /* literal or regex source; config source for SIGNAL_CONFIG */
+    char *prefilter;   /* regex: what Vectorscan looks for instead (every match holds it), or NULL */
     bool nocase;
     bool positive;     /* appears outside any `not` in the condition: its lines are evidence */
     bool supporting;   /* not named by the condition: evidence that never decides or ranks */

@@ -55,14 +55,36 @@ static enum fl_status add_pattern(struct fl_kb *kb, struct pattern p)
     return FL_OK;
 }
 
-/* Checks a regex with PCRE2 (syntax, captures) and Vectorscan (exact or prefilter). */
+/* A signal's prefilter must be a regex Vectorscan runs exactly, and never match empty. */
+static enum fl_status check_prefilter(const struct entry *e, const struct signal *sig,
+                                      struct fl_error *err)
+{
+    unsigned flags = HS_FLAG_MULTILINE | (sig->nocase ? HS_FLAG_CASELESS : 0);
+    hs_expr_info_t *info = NULL;
+    hs_compile_error_t *ce = NULL;
+    if (hs_expression_info(sig->prefilter, flags, &info, &ce) != HS_SUCCESS) {
+        enum fl_status st = error_set(err, FL_ERR_PATTERN, e->path, sig->line, 1,
+                                      "signal '%s': prefilter: Vectorscan: %s", sig->name,
+                                      ce->message);
+        hs_free_compile_error(ce);
+        return st;
+    }
+    bool empty = info->min_width == 0;
+    free(info);
+    return empty ? error_set(err, FL_ERR_PATTERN, e->path, sig->line, 1,
+                             "signal '%s': the prefilter can match an empty string", sig->name)
+                 : FL_OK;
+}
+
+/* Checks a regex with PCRE2 (syntax, captures) and Vectorscan (exact, or *approx: only as
+ * HS_FLAG_PREFILTER, an over-approximation that PCRE2 confirms). */
 static enum fl_status check_regex(const struct entry *e, const struct signal *sig, bool validate,
-                                  bool *captures, bool *prefilter, struct fl_error *err)
+                                  bool *captures, bool *approx, struct fl_error *err)
 {
     if (!validate) {
         /* the build validated it; PCRE2 compiles it when a scan first needs it */
         *captures = true;
-        *prefilter = false;
+        *approx = false;
         return FL_OK;
     }
     int rc;
@@ -80,7 +102,7 @@ static enum fl_status check_regex(const struct entry *e, const struct signal *si
     pcre2_pattern_info(re, PCRE2_INFO_CAPTURECOUNT, &ncap);
     pcre2_code_free(re);
     *captures = ncap > 0;
-    *prefilter = false;
+    *approx = false;
     unsigned flags = HS_FLAG_MULTILINE | (sig->nocase ? HS_FLAG_CASELESS : 0);
     hs_expr_info_t *info = NULL;
     hs_compile_error_t *ce = NULL;
@@ -93,7 +115,7 @@ static enum fl_status check_regex(const struct entry *e, const struct signal *si
             hs_free_compile_error(ce);
             return st;
         }
-        *prefilter = true;
+        *approx = true;
     }
     bool empty = info->min_width == 0;
     free(info);
@@ -139,9 +161,23 @@ static enum fl_status build_signals(struct fl_kb *kb, const struct atom_model *m
                     return st;
                 continue;
             }
-            bool captures = false, prefilter = false;
-            if ((st = check_regex(e, sig, validate, &captures, &prefilter, err)) != FL_OK)
+            bool captures = false, approx = false;
+            if ((st = check_regex(e, sig, validate, &captures, &approx, err)) != FL_OK)
                 return st;
+            if (sig->prefilter) {
+                /* the entry names what to look for: its regex's own literals are too common */
+                if (validate && (st = check_prefilter(e, sig, err)) != FL_OK)
+                    return st;
+                p.hs_expr = xstrdup(sig->prefilter);
+                p.hs_flags |= HS_FLAG_MULTILINE;
+                p.confirm = true;
+                p.pcre_expr = xstrdup(sig->text);
+                if (p.hs_expr == NULL || p.pcre_expr == NULL)
+                    return FL_ERR_NOMEM;
+                if ((st = add_pattern(kb, p)) != FL_OK)
+                    return st;
+                continue;
+            }
             char atoms[ATOMS_MAX][ATOM_MAX + 1];
             size_t natoms = kb_regex_atoms(kb, sig, atoms);
             for (size_t a = 0; a < natoms; a++) {
@@ -157,9 +193,9 @@ static enum fl_status build_signals(struct fl_kb *kb, const struct atom_model *m
             if (natoms)
                 continue;
             p.hs_expr = xstrdup(sig->text);
-            p.hs_flags |= HS_FLAG_MULTILINE | (prefilter ? HS_FLAG_PREFILTER : 0);
-            p.confirm = prefilter;
-            if (captures || prefilter)
+            p.hs_flags |= HS_FLAG_MULTILINE | (approx ? HS_FLAG_PREFILTER : 0);
+            p.confirm = approx;
+            if (captures || approx)
                 p.pcre_expr = xstrdup(sig->text);
             if (p.hs_expr == NULL)
                 return FL_ERR_NOMEM;

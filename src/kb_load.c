@@ -140,6 +140,13 @@ static enum fl_status parse_signal(struct loader *ld, yaml_node_t *n, struct sig
                 if (config_parse(sig->text, &sig->cfg, why, sizeof why) != FL_OK)
                     return fail_at(ld, v, "config '%s': %s", sig->text, why);
             }
+        } else if (strcmp(key, "prefilter") == 0) {
+            free(sig->prefilter);
+            sig->prefilter = NULL;
+            if ((st = get_string(ld, v, key, &sig->prefilter)) != FL_OK)
+                return st;
+            if (sig->prefilter[0] == '\0')
+                return fail_at(ld, v, "'%s' must not be empty%s", key, NULL);
         } else if (strcmp(key, "nocase") == 0) {
             const char *s = scalar(v);
             sig->nocase = s && (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0);
@@ -152,6 +159,8 @@ static enum fl_status parse_signal(struct loader *ld, yaml_node_t *n, struct sig
     if (kinds != 1)
         return fail_at(ld, n, "signal '%s' needs exactly one of literal, regex, config%s", sig->name,
                        NULL);
+    if (sig->prefilter && sig->kind != SIGNAL_REGEX)
+        return fail_at(ld, n, "signal '%s': only a regex takes a prefilter%s", sig->name, NULL);
     return FL_OK;
 }
 
@@ -329,6 +338,7 @@ void kb_entry_free(struct entry *e)
     for (size_t i = 0; i < e->nsignals; i++) {
         free(e->signals[i].name);
         free(e->signals[i].text);
+        free(e->signals[i].prefilter);
         free(e->signals[i].cfg.fact);
         free(e->signals[i].cfg.value);
     }

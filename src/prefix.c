@@ -403,6 +403,16 @@ static void rank_in_message(const char *s, size_t len, struct line_meta *m)
     }
 }
 
+bool prefix_torchrun_rank(const char *line, size_t len, long *rank)
+{
+    size_t pos = 0;
+    struct line_meta m = {.rank = -1};
+    if (!parse_torchrun(line, len, &pos, &m, 0))
+        return false;
+    *rank = m.rank;
+    return true;
+}
+
 void prefix_parse(const char *line, size_t len, struct line_meta *m, int year)
 {
     size_t pos = 0;

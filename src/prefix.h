@@ -39,6 +39,10 @@ const struct prefix_format *prefix_formats(size_t *n);
  * can preset them from the file name). `year` is assumed for formats that carry none. */
 void prefix_parse(const char *line, size_t len, struct line_meta *m, int year);
 
+/* The rank of a line that starts with torchrun's "[rankN]:" or "[defaultN]:", without parsing
+ * the rest: for callers that only need to tell the ranks of many lines apart. */
+bool prefix_torchrun_rank(const char *line, size_t len, long *rank);
+
 /* Rank and host hints from a path: rank_3.log, rank3.out, attempt_0/3/stderr.log,
  * node-2/worker-5.log. */
 void prefix_from_path(const char *path, struct line_meta *m);

@@ -30,6 +30,8 @@
 #define LOOKBACK_LINES 32
 #define LOOKBACK_BYTES 16384
 #define SEEN_RANKS_MAX 65536
+#define STEPS_MAX 65536      /* step lines kept before note_steps runs early */
+#define STEP_RANKS_MAX 64    /* ranks told apart per chunk; beyond, every step line is noted */
 
 struct match {
     unsigned id;
@@ -53,6 +55,11 @@ struct source {
     bool last_ts_no_year;
 };
 
+/* A step line deferred to the end of its chunk (note_steps). */
+struct step {
+    uint64_t start, end, line_no;
+};
+
 struct source_error_rec {
     char *name;
     char *msg;
@@ -69,6 +76,8 @@ struct fl_scanner {
     struct extractor x;
     struct correlator corr;
     struct buf line, clean;
+    struct step *steps;     /* the step lines of the chunk being processed */
+    size_t nsteps, steps_cap;
     uint64_t bytes;
     int year;
     bool year_known;
@@ -134,6 +143,7 @@ void fl_scanner_free(struct fl_scanner *s)
     if (s->corr.st)
         correlator_free(&s->corr);
     buf_free(&s->line);
+    free(s->steps);
     buf_free(&s->clean);
     free(s->ranks);
     for (size_t i = 0; i < s->nerrors; i++) {
@@ -342,16 +352,80 @@ static bool only_progress(const struct fl_scanner *s, const struct match *m, siz
     return nm > 0;
 }
 
-/* Handles one line [ls, le) and the matches m[0..nm) that end in it. */
-static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const struct window *w,
-                                  uint64_t ls, uint64_t le, const struct match *m, size_t nm)
+/* Line numbers: counts the newlines between the last count and ls. */
+static void count_lines_to(struct source *so, const struct window *w, uint64_t ls)
 {
-    /* line numbers: count what lies between the last count and this line */
     if (ls > so->counted_to && so->counted_to >= so->base) {
         so->lines += framer_count_newlines(w->chunk + (so->counted_to - so->base),
                                            (size_t)(ls - so->counted_to));
         so->counted_to = ls;
     }
+}
+
+/* Step lines are the commonest match by far, and all one tells is that its rank was still
+ * training there, and when: only the last one of each rank matters. So they are not handled as
+ * they come but kept (offsets only) until the end of the chunk, when note_steps reads them
+ * newest first and parses the prefix of one line per rank. */
+static void note_steps(struct fl_scanner *s, struct source *so, const struct window *w)
+{
+    long ranks[STEP_RANKS_MAX];
+    size_t nranks = 0;
+    unsigned long skipped = 0;
+    for (size_t k = s->nsteps; k-- > 0;) {
+        const struct step *st = &s->steps[k];
+        const char *p = w->chunk + (st->start - so->base);
+        size_t n = (size_t)(st->end - st->start);
+        struct line_view lv = {.src = (int)(so - s->sources), .line_no = st->line_no,
+                               .meta = so->path_meta};
+        long rank;
+        bool parsed = !prefix_torchrun_rank(p, n, &rank);
+        if (parsed) {
+            prefix_parse(p, n, &lv.meta, s->year);
+            rank = lv.meta.rank;
+        }
+        size_t r = 0;
+        while (r < nranks && ranks[r] != rank)
+            r++;
+        if (r < nranks) {
+            skipped++;
+            continue;
+        }
+        if (nranks < STEP_RANKS_MAX)
+            ranks[nranks++] = rank;
+        if (!parsed)
+            prefix_parse(p, n, &lv.meta, s->year);
+        note_rank(s, lv.meta.rank);
+        extract_note_progress(&s->x, &lv, skipped + 1);
+        skipped = 0;
+    }
+    if (skipped)
+        extract_note_progress(&s->x, NULL, skipped);
+    s->nsteps = 0;
+}
+
+/* Keeps the step line [ls, le) for note_steps, when one of its matches has a step line's shape. */
+static void defer_step(struct fl_scanner *s, struct source *so, const struct window *w,
+                       uint64_t ls, uint64_t le, const struct match *m, size_t nm)
+{
+    const char *p = w->chunk + (ls - so->base);
+    bool step = false;
+    for (size_t i = 0; i < nm && !step; i++)
+        step = extract_progress_shape(p, (size_t)(le - ls), (size_t)(m[i].to - ls));
+    so->next_line = le + 1;
+    if (!step)
+        return;
+    count_lines_to(so, w, ls);
+    if (s->nsteps == STEPS_MAX)
+        note_steps(s, so, w);
+    if (GROW(s->steps, s->steps_cap, s->nsteps, STEPS_MAX) == FL_OK)
+        s->steps[s->nsteps++] = (struct step){ls, le, so->lines + 1};
+}
+
+/* Handles one line [ls, le) and the matches m[0..nm) that end in it. */
+static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const struct window *w,
+                                  uint64_t ls, uint64_t le, const struct match *m, size_t nm)
+{
+    count_lines_to(so, w, ls);
     const char *p;
     size_t n;
     uint64_t at = nm ? (m[0].to > ls ? m[0].to - 1 : ls) : UINT64_MAX;
@@ -363,16 +437,6 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         focus -= start;
     }
     struct line_view lv = {.src = (int)(so - s->sources), .line_no = so->lines + 1};
-    if (only_progress(s, m, nm) && !extract_following(&s->x, lv.src)) {
-        /* a training step line: the commonest match by far, and all it tells is that this rank
-         * was still making progress here, and when. No cleaning, no evidence. */
-        lv.meta = so->path_meta;
-        prefix_parse(p, n, &lv.meta, s->year);
-        note_rank(s, lv.meta.rank);
-        extract_note_progress(&s->x, &lv);
-        so->next_line = le + 1;
-        return FL_OK;
-    }
     if (framer_is_clean(p, n)) {
         lv.text = p;
         lv.len = n;
@@ -400,7 +464,9 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
     unsigned ids[64];
     size_t nids = 0;
     for (size_t i = 0; i < nm && nids < 64; i++)
-        ids[nids++] = m[i].id;
+        if (s->kb->patterns[m[i].id].builtin != BUILTIN_PROGRESS || ls < so->base ||
+            extract_progress_shape(w->chunk + (ls - so->base), (size_t)(le - ls), (size_t)(m[i].to - ls)))
+            ids[nids++] = m[i].id;
     qsort(ids, nids, sizeof *ids, cmp_ids);
     for (size_t i = 0; i < nids && st == FL_OK; i++) {
         if (i && ids[i] == ids[i - 1])
@@ -462,9 +528,13 @@ static enum fl_status process(struct fl_scanner *s, struct source *so, const str
         size_t j = i;
         while (j < np && so->pending[j].to - 1 <= le)
             j++;
-        st = handle_line(s, so, w, ls, le, so->pending + i, j - i);
+        if (!follow && ls >= so->base && only_progress(s, so->pending + i, j - i))
+            defer_step(s, so, w, ls, le, so->pending + i, j - i);
+        else
+            st = handle_line(s, so, w, ls, le, so->pending + i, j - i);
         i = j;
     }
+    note_steps(s, so, w);
     if (i > 0)
         memmove(so->pending, so->pending + i, (np - i) * sizeof *so->pending);
     so->npending = np - i;
