@@ -57,11 +57,19 @@ void kb_atom_model_free(struct atom_model *m)
 /* 16 * log2(c + 1), in integers so that the build and the program pick the same windows. */
 static unsigned cost(unsigned c)
 {
-    unsigned x = c + 1, bits = 0;
-    while (x >> (bits + 1))
-        bits++;
+    unsigned x = c + 1, bits = 31 - (unsigned)__builtin_clz(x);
     unsigned frac = bits >= 4 ? (x >> (bits - 4)) & 15 : (x << (4 - bits)) & 15;
     return bits * 16 + frac;
+}
+
+/* The cost of s[i], and of the pair s[i]s[i+1] (weighted: pairs are what FDR's buckets see). */
+static unsigned long cost_at(const struct atom_model *m, const char *s, size_t i, bool pair)
+{
+    unsigned a = (unsigned)tolower((unsigned char)s[i]);
+    unsigned long c = cost(m->bytes[a]);
+    if (pair)
+        c += 4 * cost(m->pairs[a << 8 | (unsigned)tolower((unsigned char)s[i + 1])]);
+    return c;
 }
 
 size_t kb_atom_window(const struct atom_model *m, const char *s, size_t *off)
@@ -70,15 +78,15 @@ size_t kb_atom_window(const struct atom_model *m, const char *s, size_t *off)
     *off = 0;
     if (n <= ATOM_WINDOW)
         return n;
-    unsigned long best = (unsigned long)-1;
-    for (size_t i = 0; i + ATOM_WINDOW <= n; i++) {
-        unsigned long c = 0;
-        for (size_t j = i; j < i + ATOM_WINDOW; j++) {
-            unsigned a = (unsigned)tolower((unsigned char)s[j]);
-            c += cost(m->bytes[a]);
-            if (j + 1 < i + ATOM_WINDOW)
-                c += 4 * cost(m->pairs[a << 8 | (unsigned)tolower((unsigned char)s[j + 1])]);
-        }
+    /* slide: the window [i, i+W) costs its bytes and its W-1 inner pairs */
+    unsigned long c = 0;
+    for (size_t j = 0; j < ATOM_WINDOW; j++)
+        c += cost_at(m, s, j, j + 1 < ATOM_WINDOW);
+    unsigned long best = c;
+    for (size_t i = 1; i + ATOM_WINDOW <= n; i++) {
+        c -= cost_at(m, s, i - 1, true);
+        c += cost_at(m, s, i + ATOM_WINDOW - 2, true) - cost_at(m, s, i + ATOM_WINDOW - 2, false);
+        c += cost_at(m, s, i + ATOM_WINDOW - 1, false);
         if (c < best) {
             best = c;
             *off = i;
