@@ -125,7 +125,8 @@ enum fl_status correlator_add(struct correlator *c, int entry, int signal,
     return note_rank(st, lv->meta.rank, lv->meta.ts_ms, seq, 1);
 }
 
-enum fl_status correlator_merge(struct correlator *dst, struct correlator *src, int src_offset)
+enum fl_status correlator_merge(struct correlator *dst, struct correlator *src,
+                                const struct merge_map *m)
 {
     uint64_t seq_offset = dst->seq;
     for (size_t i = 0; i < dst->kb->nentries; i++) {
@@ -139,7 +140,9 @@ enum fl_status correlator_merge(struct correlator *dst, struct correlator *src, 
         for (size_t j = 0; j < s->nevents; j++) {
             struct event *ev = &s->events[j];
             if (d->nevents < EVIDENCE_KEEP) {
-                ev->src += src_offset;
+                if (ev->src == 0)
+                    ev->line_no += m->line_offset;
+                ev->src += m->src_offset;
                 ev->seq += seq_offset;
                 d->events[d->nevents++] = *ev;
             } else {

@@ -60,9 +60,10 @@ enum fl_status correlator_init(struct correlator *c, const struct fl_kb *kb);
 void correlator_free(struct correlator *c);
 enum fl_status correlator_add(struct correlator *c, int entry, int signal,
                               const struct line_view *lv);
-/* Adds what src counted (its sources numbered from src_offset in dst, its lines all after
- * dst's) to dst; src keeps only what it must free. */
-enum fl_status correlator_merge(struct correlator *dst, struct correlator *src, int src_offset);
+/* Adds what src counted (its sources and lines renumbered by m, its lines all after dst's) to
+ * dst; src keeps only what it must free. */
+enum fl_status correlator_merge(struct correlator *dst, struct correlator *src,
+                                const struct merge_map *m);
 /* Builds the diagnoses into r from what was counted and extracted. */
 enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
                                  const struct source_info *sources, size_t nsources,

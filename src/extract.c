@@ -332,29 +332,54 @@ bool extract_progress_shape(const char *line, size_t n, size_t end)
     return true; /* the regex forms are exact */
 }
 
-void extract_note_progress(struct extractor *x, const struct line_view *lv, unsigned long lines)
+/* Keeps p as the last step of its (source, rank), unless a later line is kept already. */
+static void keep_progress(struct extractor *x, const struct progress *p)
 {
-    x->progress_lines += lines;
-    if (lv == NULL)
-        return;
     /* consecutive step lines mostly come from the same source and rank: try the last one first */
     size_t i = x->progress_last < x->nprogress ? x->progress_last : 0;
     for (size_t k = 0; k < x->nprogress; k++, i = (i + 1) % x->nprogress) {
-        struct progress *p = &x->progress[i];
-        if (p->src == lv->src && p->rank == lv->meta.rank) {
-            if (p->line_no > lv->line_no)
+        struct progress *q = &x->progress[i];
+        if (q->src == p->src && q->rank == p->rank) {
+            if (q->line_no > p->line_no)
                 return; /* lines may come newest first: the last one in the source wins */
-            p->line_no = lv->line_no;
-            if (lv->meta.ts_ms != TS_UNKNOWN)
-                p->ts_ms = lv->meta.ts_ms;
+            q->line_no = p->line_no;
+            if (p->ts_ms != TS_UNKNOWN)
+                q->ts_ms = p->ts_ms;
             x->progress_last = i;
             return;
         }
     }
     if (GROW(x->progress, x->progress_cap, x->nprogress, PROGRESS_MAX) == FL_OK) {
         x->progress_last = x->nprogress;
-        x->progress[x->nprogress++] =
-            (struct progress){lv->meta.rank, lv->src, lv->line_no, lv->meta.ts_ms};
+        x->progress[x->nprogress++] = *p;
+    }
+}
+
+void extract_note_progress(struct extractor *x, const struct line_view *lv, unsigned long lines)
+{
+    x->progress_lines += lines;
+    if (lv != NULL)
+        keep_progress(x, &(struct progress){lv->meta.rank, lv->src, lv->line_no, lv->meta.ts_ms});
+}
+
+/* Keeps rec as its (source, rank)'s last collective, when its sequence number is the highest. */
+static void keep_seqnum(struct extractor *x, const struct seqnum *rec)
+{
+    struct seqnum *slot = NULL;
+    for (size_t i = 0; i < x->nseqnums && !slot; i++)
+        if (x->seqnums[i].rank == rec->rank && x->seqnums[i].src == rec->src)
+            slot = &x->seqnums[i];
+    if (slot == NULL) {
+        if (GROW(x->seqnums, x->seqnums_cap, x->nseqnums, SEQNUMS_MAX) != FL_OK)
+            return;
+        slot = &x->seqnums[x->nseqnums++];
+        *slot = *rec;
+    } else if (rec->seq > slot->seq) {
+        char op[sizeof slot->op];
+        memcpy(op, slot->op, sizeof op);
+        *slot = *rec;
+        if (slot->op[0] == '\0') /* "last enqueued NCCL work" names no op: keep the known one */
+            memcpy(slot->op, op, sizeof op);
     }
 }
 
@@ -368,29 +393,13 @@ static void note_seqnum(struct extractor *x, const struct fl_kb *kb, int pattern
     const char *op = group(x, kb, pattern, lv->msg, "op", &ol);
     if (s == NULL)
         return;
-    long seq = strtol(s, NULL, 10);
-    struct seqnum *slot = NULL;
-    for (size_t i = 0; i < x->nseqnums && !slot; i++)
-        if (x->seqnums[i].rank == lv->meta.rank && x->seqnums[i].src == lv->src)
-            slot = &x->seqnums[i];
-    if (slot == NULL) {
-        if (GROW(x->seqnums, x->seqnums_cap, x->nseqnums, SEQNUMS_MAX) != FL_OK)
-            return;
-        slot = &x->seqnums[x->nseqnums++];
-        memset(slot, 0, sizeof *slot);
-        slot->rank = lv->meta.rank;
-        slot->src = lv->src;
-        slot->seq = -1;
+    struct seqnum rec = {.rank = lv->meta.rank, .seq = strtol(s, NULL, 10), .src = lv->src,
+                         .line_no = lv->line_no};
+    if (op) {
+        size_t n = ol < sizeof rec.op - 1 ? ol : sizeof rec.op - 1;
+        memcpy(rec.op, op, n);
     }
-    if (seq > slot->seq) {
-        slot->seq = seq;
-        slot->line_no = lv->line_no;
-        if (op) {
-            size_t n = ol < sizeof slot->op - 1 ? ol : sizeof slot->op - 1;
-            memcpy(slot->op, op, n);
-            slot->op[n] = '\0';
-        }
-    }
+    keep_seqnum(x, &rec);
 }
 
 static struct tb_state *open_tb(struct extractor *x, const struct line_view *lv)
@@ -566,8 +575,11 @@ const char *extract_host_of(const struct extractor *x, long rank)
     return NULL;
 }
 
-enum fl_status extractor_merge(struct extractor *dst, struct extractor *src, int src_offset)
+enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
+                               const struct merge_map *m)
 {
+    int src_offset = m->src_offset;
+    uint64_t line_offset = m->line_offset;
     enum fl_status st = FL_OK;
     for (size_t i = 0; i < src->facts.n && st == FL_OK; i++) {
         const struct fact *f = &src->facts.items[i];
@@ -577,6 +589,8 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src, int
         struct exception_event *e = &src->exceptions[i];
         if (dst->nexceptions < EXCEPTIONS_MAX &&
             GROW(dst->exceptions, dst->exceptions_cap, dst->nexceptions, EXCEPTIONS_MAX) == FL_OK) {
+            if (e->src == 0)
+                e->line_no += line_offset;
             e->src += src_offset;
             e->seq += dst->seq;
             if (e->next_seq != UINT64_MAX)
@@ -590,20 +604,23 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src, int
     dst->exceptions_total += src->exceptions_total;
     dst->progress_lines += src->progress_lines;
     dst->seq += src->seq;
-    for (size_t i = 0; i < src->nprogress; i++)
-        if (GROW(dst->progress, dst->progress_cap, dst->nprogress, PROGRESS_MAX) == FL_OK) {
-            dst->progress[dst->nprogress] = src->progress[i];
-            dst->progress[dst->nprogress++].src += src_offset;
-        }
-    for (size_t i = 0; i < src->nseqnums; i++)
-        if (GROW(dst->seqnums, dst->seqnums_cap, dst->nseqnums, SEQNUMS_MAX) == FL_OK) {
-            dst->seqnums[dst->nseqnums] = src->seqnums[i];
-            dst->seqnums[dst->nseqnums++].src += src_offset;
-        }
+    /* a continued source's records meet dst's for the same rank: the same rules as one reader */
+    for (size_t i = 0; i < src->nprogress; i++) {
+        struct progress p = src->progress[i];
+        p.line_no += p.src == 0 ? line_offset : 0;
+        p.src += src_offset;
+        keep_progress(dst, &p);
+    }
+    for (size_t i = 0; i < src->nseqnums; i++) {
+        struct seqnum q = src->seqnums[i];
+        q.line_no += q.src == 0 ? line_offset : 0;
+        q.src += src_offset;
+        keep_seqnum(dst, &q);
+    }
     for (size_t i = 0; i < src->nhosts; i++)
         extract_note_host(dst, src->hosts[i].rank, src->hosts[i].host);
     if (st == FL_OK)
-        st = stacks_merge(&dst->stacks, &src->stacks, src_offset);
+        st = stacks_merge(&dst->stacks, &src->stacks, m);
     return st;
 }
 

@@ -142,9 +142,10 @@ void extract_note_progress(struct extractor *x, const struct line_view *lv, unsi
 /* True while src has an open traceback and wants every next line. */
 bool extract_following(const struct extractor *x, int src);
 enum fl_status extract_on_line(struct extractor *x, const struct line_view *lv);
-/* Adds what src extracted (its sources numbered from src_offset in dst, its lines all after
- * dst's) to dst: dst's facts win, as the first value seen does. Both must have no open block. */
-enum fl_status extractor_merge(struct extractor *dst, struct extractor *src, int src_offset);
+/* Adds what src extracted (its sources and lines renumbered by m, its lines all after dst's) to
+ * dst: dst's facts win, as the first value seen does. Both must have no open block. */
+enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
+                               const struct merge_map *m);
 /* Closes what is open in src (end of input). */
 void extract_close_source(struct extractor *x, int src);
 

@@ -220,3 +220,14 @@ enum fl_status fl_scan_path(struct fl_scanner *s, const char *path, struct fl_er
     const struct sink sink = {s, scanner_open, scanner_feed, scanner_close, scanner_note};
     return reader_path(&sink, path, err);
 }
+
+bool reader_plain_file(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    unsigned char head[SNIFF_LEN];
+    ssize_t n = pread(fd, head, sizeof head, 0);
+    close(fd);
+    return n >= 0 && !is_tar(head, (size_t)n) && sniff_compression(head, (size_t)n) == COMP_NONE;
+}

@@ -41,6 +41,10 @@ struct sink {
  * error rules of fl_scan_path. */
 enum fl_status reader_path(const struct sink *s, const char *path, struct fl_error *err);
 
+/* Whether path is a file that reader_path would read as plain text (no compression, no tar):
+ * one whose bytes can be read from any offset. */
+bool reader_plain_file(const char *path);
+
 /* Backends: each feeds the sink and fills err with a message naming the source on failure. */
 enum fl_status reader_plain(const struct sink *s, struct input *in, char *buf, struct fl_error *err);
 enum fl_status reader_gz(const struct sink *s, struct input *in, char *buf, struct fl_error *err);

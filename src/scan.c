@@ -30,6 +30,7 @@
 #define LOOKBACK_LINES 32
 #define LOOKBACK_BYTES 16384
 #define SEEN_RANKS_MAX 65536
+#define SEGMENT_BYTES_DEFAULT (64u << 20)
 #define STEPS_MAX 65536      /* step lines kept before note_steps runs early */
 #define STEP_RANKS_MAX 64    /* ranks told apart per chunk; beyond, every step line is noted */
 
@@ -51,8 +52,11 @@ struct source {
     uint64_t carry_start;
     struct match *pending;
     size_t npending, pending_cap;
-    int64_t last_ts;
+    int64_t last_ts;        /* the time of the last dated line before time_from */
     bool last_ts_no_year;
+    uint64_t time_from;     /* lines from here on were not looked at for their time */
+    bool tail;              /* fed past the end of its segment (scanner_feed_tail) */
+    uint64_t segment_lines; /* lines at the end of the segment */
 };
 
 /* A step line deferred to the end of its chunk (note_steps). */
@@ -316,9 +320,9 @@ static void look_back_time(struct fl_scanner *s, struct source *so, const struct
     if (ls > so->base) {
         const char *lo = w->chunk + (ls - so->base > LOOKBACK_BYTES ? ls - so->base - LOOKBACK_BYTES : 0);
         const char *end = w->chunk + (ls - so->base) - 1; /* the '\n' before the line */
-        /* lines before next_line were handled already: their time is in so->last_ts */
-        if (so->next_line > so->base && w->chunk + (so->next_line - so->base) > lo)
-            lo = w->chunk + (so->next_line - so->base);
+        /* lines before time_from were looked at already: their time is in so->last_ts */
+        if (so->time_from > so->base && w->chunk + (so->time_from - so->base) > lo)
+            lo = w->chunk + (so->time_from - so->base);
         if (last_time_in(s, lo, end, m))
             return;
     }
@@ -450,10 +454,12 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
     if (lv.meta.ts_ms != TS_UNKNOWN) {
         so->last_ts = lv.meta.ts_ms;
         so->last_ts_no_year = lv.meta.ts_no_year;
+        so->time_from = le + 1;
     } else if (nm) {
         look_back_time(s, so, w, ls, &lv.meta);
         so->last_ts = lv.meta.ts_ms;
         so->last_ts_no_year = lv.meta.ts_no_year;
+        so->time_from = le + 1;
     }
     lv.msg = lv.text + lv.meta.msg_off;
     lv.msg_len = lv.len - lv.meta.msg_off;
@@ -550,6 +556,7 @@ static void carry_over(struct fl_scanner *s, struct source *so, const struct win
         so->last_ts = t.ts_ms;
         so->last_ts_no_year = t.ts_no_year;
     }
+    so->time_from = so->base + w->len;
 
     const char *nl = memrchr(w->chunk, '\n', w->len);
     uint64_t end = so->base + w->len;
@@ -612,28 +619,87 @@ enum fl_status fl_scanner_close_source(struct fl_scanner *s, int src)
         so->lines += so->carry.len > 0;
         so->base += 1;
     }
+    if (so->tail)
+        so->lines = so->segment_lines; /* the next segment's scanner counts the tail's lines */
     extract_close_source(&s->x, src);
     buf_free(&so->carry);
     return st;
 }
 
-enum fl_status scanner_merge(struct fl_scanner *dst, struct fl_scanner *src)
+void scanner_segment_context(struct fl_scanner *s, int src, const char *before, size_t nbefore,
+                             const char *head, size_t nhead)
+{
+    struct source *so = &s->sources[src];
+    struct line_meta t;
+    if (last_time_in(s, before, before + nbefore, &t)) {
+        so->last_ts = t.ts_ms;
+        so->last_ts_no_year = t.ts_no_year;
+    }
+    /* formats without a year take the year of the file's first line that has one */
+    for (const char *p = head, *end = head + nhead; p < end && !s->year_known;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (nl == NULL)
+            break;
+        struct line_meta m = {.rank = -1, .ts_ms = TS_UNKNOWN};
+        prefix_parse(p, (size_t)(nl - p), &m, s->year);
+        if (m.ts_ms != TS_UNKNOWN && !m.ts_no_year) {
+            time_t secs = (time_t)(m.ts_ms / 1000);
+            struct tm tm;
+            gmtime_r(&secs, &tm);
+            s->year = tm.tm_year + 1900;
+            s->year_known = true;
+        }
+        p = nl + 1;
+    }
+}
+
+enum fl_status scanner_feed_tail(struct fl_scanner *s, int src, const void *buf, size_t len,
+                                 bool *more)
+{
+    if (src < 0 || (size_t)src >= s->nsources || !s->sources[src].open)
+        return FL_ERR_USAGE;
+    struct source *so = &s->sources[src];
+    if (!so->tail) {
+        so->tail = true;
+        so->segment_lines = so->lines;
+    }
+    enum fl_status st = FL_OK;
+    if (len > 0 && extract_following(&s->x, src)) {
+        /* nothing is pending: process() walks only the lines the open block needs */
+        struct window w = {buf, len};
+        st = process(s, so, &w);
+        carry_over(s, so, &w);
+        so->base += len;
+    }
+    *more = extract_following(&s->x, src);
+    return st;
+}
+
+enum fl_status scanner_merge(struct fl_scanner *dst, struct fl_scanner *src, bool continues)
 {
     for (size_t i = 0; i < src->nsources; i++)
         if (src->sources[i].open)
             return FL_ERR_USAGE;
-    int offset = (int)dst->nsources;
+    if (continues && (dst->nsources == 0 || src->nsources == 0))
+        return FL_ERR_USAGE;
+    struct merge_map map = {.src_offset = (int)dst->nsources - continues, .continues = continues};
+    if (continues) {
+        /* src's first source is the rest of dst's last one: its lines are numbered on */
+        struct source *last = &dst->sources[dst->nsources - 1];
+        map.line_offset = last->lines;
+        last->lines += src->sources[0].lines;
+    }
     enum fl_status st = FL_OK;
-    for (size_t i = 0; i < src->nsources && st == FL_OK; i++) {
+    for (size_t i = continues; i < src->nsources && st == FL_OK; i++) {
         if ((st = GROW(dst->sources, dst->sources_cap, dst->nsources, SOURCES_MAX)) != FL_OK)
             break;
         dst->sources[dst->nsources++] = src->sources[i];
         memset(&src->sources[i], 0, sizeof src->sources[i]); /* moved */
     }
     if (st == FL_OK)
-        st = correlator_merge(&dst->corr, &src->corr, offset);
+        st = correlator_merge(&dst->corr, &src->corr, &map);
     if (st == FL_OK)
-        st = extractor_merge(&dst->x, &src->x, offset);
+        st = extractor_merge(&dst->x, &src->x, &map);
     for (size_t i = 0; i < src->nranks; i++)
         note_rank(dst, src->ranks[i]);
     for (size_t i = 0; i < src->nerrors; i++)
@@ -645,6 +711,11 @@ enum fl_status scanner_merge(struct fl_scanner *dst, struct fl_scanner *src)
         dst->year_known = true;
     }
     return st;
+}
+
+uint64_t scanner_segment_bytes(const struct fl_scanner *s)
+{
+    return s->opts.segment_bytes ? s->opts.segment_bytes : SEGMENT_BYTES_DEFAULT;
 }
 
 uint64_t scanner_lines(const struct fl_scanner *s)

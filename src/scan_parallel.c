@@ -11,6 +11,11 @@
  * Why not one shared scanner with a lock: the scan itself needs no sharing, and merging once at
  * the end costs nothing next to reading gigabytes, while a lock on every matched line would make
  * the result depend on thread timing.
+ *
+ * One large file would keep one thread busy and the others idle, so plain files of at least
+ * twice the segment size are first cut into segments of about total/threads bytes, which become
+ * jobs like files (scan_segment.c). A run that starts with a file's second or later segment
+ * continues the previous run's last source, and is merged as such.
  */
 #include "buf.h"
 #include "reader.h"
@@ -30,6 +35,8 @@
 struct job {
     char *path;      /* a file, or "-" */
     uint64_t size;
+    bool segment;    /* the bytes [from, to) of a plain file cut into segments */
+    uint64_t from, to;
     struct fl_error walk_error; /* msg set: the walk could not read this path */
 };
 
@@ -83,6 +90,55 @@ static enum fl_status list_jobs(struct job_list *l, const char *const *paths, si
     return st;
 }
 
+static void free_jobs(struct job_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->jobs[i].path);
+    free(l->jobs);
+    memset(l, 0, sizeof *l);
+}
+
+/* Cuts plain files of at least two shares into segments of about one share (total/threads
+ * bytes, at least segment_min) each, in place in the list. */
+static enum fl_status cut_segments(struct job_list *l, unsigned threads, uint64_t segment_min)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < l->n; i++)
+        total += l->jobs[i].size;
+    uint64_t share = total / threads > segment_min ? total / threads : segment_min;
+    struct job_list out = {0};
+    enum fl_status st = FL_OK;
+    for (size_t i = 0; i < l->n && st == FL_OK; i++) {
+        const struct job *j = &l->jobs[i];
+        uint64_t pieces = (j->size + share / 2) / share;
+        if (pieces > threads)
+            pieces = threads;
+        if (pieces < 2 || j->walk_error.msg[0] || !reader_plain_file(j->path))
+            pieces = 1;
+        for (uint64_t k = 0; k < pieces && st == FL_OK; k++) {
+            if ((st = add_job(&out, j->path, j->size, NULL)) != FL_OK)
+                break;
+            struct job *q = &out.jobs[out.n - 1];
+            q->walk_error = j->walk_error;
+            if (pieces > 1) {
+                q->segment = true;
+                q->from = j->size * k / pieces;
+                q->to = j->size * (k + 1) / pieces;
+                q->size = q->to - q->from;
+                if (k == pieces - 1)
+                    q->to = UINT64_MAX; /* to the end, should the file have grown since */
+            }
+        }
+    }
+    if (st != FL_OK) {
+        free_jobs(&out);
+        return st;
+    }
+    free_jobs(l);
+    *l = out;
+    return FL_OK;
+}
+
 struct run {
     struct fl_scanner *s;
     struct job *jobs;
@@ -102,13 +158,27 @@ static void *run_jobs(void *arg)
             fl_scanner_note_error(r->s, j->path, j->walk_error.msg);
             continue;
         }
-        enum fl_status st = fl_scan_path(r->s, j->path, &r->errors[i]);
+        enum fl_status st;
+        size_t last = i;
+        if (j->segment) {
+            /* consecutive segments of one file in one run are read as one */
+            while (last + 1 < r->njobs && r->jobs[last + 1].segment && r->jobs[last + 1].from > 0 &&
+                   strcmp(r->jobs[last + 1].path, j->path) == 0)
+                last++;
+            st = scanner_read_segment(r->s, j->path, j->from, r->jobs[last].to, &r->errors[i]);
+            if (st != FL_OK && st != FL_ERR_NOMEM)
+                fl_scanner_note_error(r->s, j->path, r->errors[i].msg[0] ? r->errors[i].msg
+                                                                         : fl_strerror(st));
+        } else {
+            st = fl_scan_path(r->s, j->path, &r->errors[i]);
+        }
         if (st != FL_OK && !r->errors[i].msg[0])
             error_set(&r->errors[i], st, j->path, 0, 0, "%s", fl_strerror(st));
         if (st == FL_ERR_NOMEM)
             r->st = st;
         /* FL_ERR_FORMAT: a truncated stream whose readable part was analysed */
         r->readable += st == FL_OK || st == FL_ERR_FORMAT;
+        i = last;
     }
     return NULL;
 }
@@ -120,16 +190,18 @@ enum fl_status fl_scan_paths(struct fl_scanner *s, const char *const *paths, siz
     struct run runs[THREADS_MAX];
     pthread_t tids[THREADS_MAX];
     size_t nruns = 0;
-    enum fl_status st = list_jobs(&l, paths, npaths);
-    struct fl_error *errors = st == FL_OK ? calloc(l.n ? l.n : 1, sizeof *errors) : NULL;
-    if (st == FL_OK && errors == NULL)
-        st = FL_ERR_NOMEM;
-    if (st != FL_OK)
-        goto out;
+    struct fl_error *errors = NULL;
     if (threads < 1)
         threads = 1;
     if (threads > THREADS_MAX)
         threads = THREADS_MAX;
+    enum fl_status st = list_jobs(&l, paths, npaths);
+    if (st == FL_OK && threads > 1)
+        st = cut_segments(&l, threads, scanner_segment_bytes(s));
+    if (st == FL_OK && (errors = calloc(l.n ? l.n : 1, sizeof *errors)) == NULL)
+        st = FL_ERR_NOMEM;
+    if (st != FL_OK)
+        goto out;
     if (threads > l.n)
         threads = l.n ? (unsigned)l.n : 1;
     uint64_t total = 0;
@@ -180,7 +252,7 @@ enum fl_status fl_scan_paths(struct fl_scanner *s, const char *const *paths, siz
         readable += runs[i].readable;
         if (i > 0) {
             if (st == FL_OK && runs[0].st == FL_OK)
-                st = scanner_merge(s, runs[i].s);
+                st = scanner_merge(s, runs[i].s, runs[i].jobs[0].segment && runs[i].jobs[0].from > 0);
             fl_scanner_free(runs[i].s);
         }
     }
@@ -192,9 +264,7 @@ enum fl_status fl_scan_paths(struct fl_scanner *s, const char *const *paths, siz
     if (st == FL_OK && readable == 0)
         st = FL_ERR_IO;
 out:
-    for (size_t i = 0; i < l.n; i++)
-        free(l.jobs[i].path);
-    free(l.jobs);
+    free_jobs(&l);
     free(errors);
     return st;
 }

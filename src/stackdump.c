@@ -29,6 +29,7 @@ struct stack_block {
     char host[HOST_MAX];
     bool faulthandler;
     bool keep;              /* this thread is the one we keep */
+    bool current;           /* faulthandler's current thread */
     unsigned lines;
     char *frames[STACK_MAX_FRAMES];
     size_t nframes;
@@ -104,6 +105,7 @@ static void commit(struct stacks *st, struct stack_block *b)
     memcpy(s->frames, b->frames, b->nframes * sizeof *s->frames);
     s->nframes = b->nframes;
     s->complete = true;
+    s->current = b->current;
     b->nframes = 0;
 }
 
@@ -143,10 +145,12 @@ void stacks_on_thread(struct stacks *st, int src, const struct line_meta *m, con
         bool current = len >= 14 && strncmp(msg, "Current thread", 14) == 0;
         struct stack *s = find_stack(st, src, m->rank);
         b->keep = current || s == NULL;
+        b->current = current;
         if (current && s)
             s->complete = false; /* replace a first-thread guess */
     } else {
         b->keep = memmem(msg, len, "\"MainThread\"", 12) != NULL;
+        b->current = false;
     }
 }
 
@@ -227,16 +231,42 @@ void stacks_close_source(struct stacks *st, int src)
             close_block(st, &st->open[i]);
 }
 
-enum fl_status stacks_merge(struct stacks *dst, struct stacks *src, int src_offset)
+static void stack_free_frames(struct stack *s)
 {
+    for (size_t j = 0; j < s->nframes; j++)
+        free(s->frames[j]);
+    free(s->frames);
+    s->frames = NULL;
+    s->nframes = 0;
+}
+
+enum fl_status stacks_merge(struct stacks *dst, struct stacks *src, const struct merge_map *m)
+{
+    enum fl_status st = FL_OK;
     for (size_t i = 0; i < src->n; i++) {
-        if (GROW(dst->items, dst->cap, dst->n, STACKS_MAX) != FL_OK)
-            return FL_ERR_NOMEM;
-        dst->items[dst->n] = src->items[i];
-        dst->items[dst->n++].src += src_offset;
+        struct stack *s = &src->items[i];
+        struct stack *d = m->continues && s->src == 0 ? find_stack(dst, m->src_offset, s->rank)
+                                                      : NULL;
+        if (d) {
+            if (s->current) {
+                stack_free_frames(d);
+                d->frames = s->frames;
+                d->nframes = s->nframes;
+                d->current = true;
+            } else {
+                stack_free_frames(s);
+            }
+            continue;
+        }
+        if (st != FL_OK || (st = GROW(dst->items, dst->cap, dst->n, STACKS_MAX)) != FL_OK) {
+            stack_free_frames(s);
+            continue;
+        }
+        dst->items[dst->n] = *s;
+        dst->items[dst->n++].src += m->src_offset;
     }
-    src->n = 0; /* the frames now belong to dst */
-    return FL_OK;
+    src->n = 0; /* the frames now belong to dst, or were freed */
+    return st;
 }
 
 size_t stack_frame_key(const char *frame, char *out, size_t outlen)

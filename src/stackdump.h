@@ -30,6 +30,14 @@ struct stack {
     char **frames;          /* innermost first: "function (file:line)" */
     size_t nframes;
     bool complete;          /* the main thread was read (not only other threads) */
+    bool current;           /* from faulthandler's "Current thread", which no later dump replaces */
+};
+
+/* How one scanner's records are renumbered when merged into another's (scanner_merge). */
+struct merge_map {
+    int src_offset;         /* the merged-in source i becomes source i + src_offset */
+    bool continues;         /* its source 0 is the rest of the last source merged into */
+    uint64_t line_offset;   /* added to the line numbers of its source 0 */
 };
 
 struct stack_block;         /* a dump being read */
@@ -54,8 +62,10 @@ void stacks_on_line(struct stacks *st, int src, const struct line_meta *m, const
                     size_t len);
 void stacks_close_source(struct stacks *st, int src);
 
-/* Moves src's stacks into dst, their sources renumbered from src_offset. */
-enum fl_status stacks_merge(struct stacks *dst, struct stacks *src, int src_offset);
+/* Moves src's stacks into dst, their sources renumbered by m. A stack of a continued source
+ * replaces dst's for the same rank only when it is a current thread's, as it would have had
+ * dst read on. */
+enum fl_status stacks_merge(struct stacks *dst, struct stacks *src, const struct merge_map *m);
 
 struct stack_cluster {
     size_t *members;        /* indexes into st->items */

@@ -1,0 +1,135 @@
+/*
+ * scan_segment.c — one segment of a large plain file, read by a scanner of its own.
+ *
+ * fl_scan_paths cuts large uncompressed files into segments so that several threads share one
+ * file (scan_parallel.c). A cut is a byte offset; the segment starts at the first line that
+ * starts at or after its cut and ends where the next segment starts, so every line is read by
+ * exactly one scanner, whatever the order the threads run in. Patterns match within one line,
+ * so a fresh Vectorscan stream started at a line finds what one stream over the whole file
+ * would. What spans lines is handled at the edges: a traceback or stack dump still open at a
+ * segment's end is followed into the bytes after it (for the extractors only), the first lines
+ * of a segment inherit the time and year of the lines before them, and the merge numbers its
+ * lines on from the previous segment's (scanner_merge).
+ */
+#include "reader.h"
+#include "scan.h"
+#include "status.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CONTEXT_BEFORE 16384   /* bytes before a segment searched for the last dated line */
+#define CONTEXT_HEAD 65536     /* bytes at the file's start searched for the year */
+#define TAIL_MAX (8u << 20)    /* bytes read past a segment's end for an open block, at most */
+
+static enum fl_status read_at(int fd, char *buf, size_t n, uint64_t at, size_t *got)
+{
+    *got = 0;
+    while (*got < n) {
+        ssize_t r = pread(fd, buf + *got, n - *got, (off_t)(at + *got));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return FL_ERR_IO;
+        if (r == 0)
+            break;
+        *got += (size_t)r;
+    }
+    return FL_OK;
+}
+
+/* The first line start at or after `cut`: cut itself when a newline precedes it. */
+static enum fl_status line_start_at(int fd, char *buf, uint64_t cut, uint64_t size, uint64_t *at)
+{
+    *at = cut;
+    if (cut == 0 || cut >= size) {
+        *at = cut < size ? cut : size;
+        return FL_OK;
+    }
+    for (uint64_t pos = cut - 1; pos < size;) {
+        size_t got;
+        if (read_at(fd, buf, READ_CHUNK, pos, &got) != FL_OK)
+            return FL_ERR_IO;
+        const char *nl = got ? memchr(buf, '\n', got) : NULL;
+        if (nl) {
+            *at = pos + (uint64_t)(nl - buf) + 1;
+            return FL_OK;
+        }
+        if (got == 0)
+            break;
+        pos += got;
+    }
+    *at = size;
+    return FL_OK;
+}
+
+/* Gives a segment that does not start the file the context of the lines before it. */
+static enum fl_status give_context(struct fl_scanner *s, int src, int fd, char *buf, uint64_t start)
+{
+    size_t nbefore = start < CONTEXT_BEFORE ? (size_t)start : CONTEXT_BEFORE, nhead;
+    if (read_at(fd, buf, nbefore, start - nbefore, &nbefore) != FL_OK ||
+        read_at(fd, buf + CONTEXT_BEFORE, CONTEXT_HEAD, 0, &nhead) != FL_OK)
+        return FL_ERR_IO;
+    scanner_segment_context(s, src, buf, nbefore, buf + CONTEXT_BEFORE, nhead);
+    return FL_OK;
+}
+
+/* Reads the segment [start, end) of fd into source src, then what an open block still needs. */
+static enum fl_status feed_segment(struct fl_scanner *s, int src, int fd, char *buf,
+                                   uint64_t start, uint64_t end, uint64_t size)
+{
+    enum fl_status st = FL_OK;
+    if (start > 0 && (st = give_context(s, src, fd, buf, start)) != FL_OK)
+        return st;
+    for (uint64_t pos = start; pos < end && st == FL_OK;) {
+        size_t want = end - pos < READ_CHUNK ? (size_t)(end - pos) : READ_CHUNK, got;
+        if ((st = read_at(fd, buf, want, pos, &got)) != FL_OK)
+            return st;
+        if (got == 0)
+            break; /* the file shrank: what was read is analysed */
+        st = fl_scanner_feed(s, src, buf, got);
+        pos += got;
+    }
+    bool more = true;
+    for (uint64_t pos = end; st == FL_OK && more && pos < size && pos - end < TAIL_MAX;) {
+        size_t got;
+        if ((st = read_at(fd, buf, 65536, pos, &got)) != FL_OK || got == 0)
+            break;
+        st = scanner_feed_tail(s, src, buf, got, &more);
+        pos += got;
+    }
+    return st;
+}
+
+enum fl_status scanner_read_segment(struct fl_scanner *s, const char *path, uint64_t from, uint64_t to,
+                            struct fl_error *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return error_set(err, FL_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+    off_t size = lseek(fd, 0, SEEK_END);
+    char *buf = malloc(READ_CHUNK > CONTEXT_BEFORE + CONTEXT_HEAD ? READ_CHUNK
+                                                                 : CONTEXT_BEFORE + CONTEXT_HEAD);
+    uint64_t start = 0, end = 0;
+    enum fl_status st = FL_OK;
+    if (buf == NULL)
+        st = FL_ERR_NOMEM;
+    else if (size < 0 || line_start_at(fd, buf, from, (uint64_t)size, &start) != FL_OK ||
+             line_start_at(fd, buf, to, (uint64_t)size, &end) != FL_OK)
+        st = error_set(err, FL_ERR_IO, path, 0, 0, "read error: %s", strerror(errno));
+    int src = -1;
+    if (st == FL_OK && (st = fl_scanner_open_source(s, path, &src)) == FL_OK) {
+        st = feed_segment(s, src, fd, buf, start, end, (uint64_t)size);
+        if (st == FL_ERR_IO)
+            error_set(err, st, path, 0, 0, "read error: %s", strerror(errno));
+        enum fl_status cs = fl_scanner_close_source(s, src);
+        if (st == FL_OK)
+            st = cs;
+    }
+    free(buf);
+    close(fd);
+    return st;
+}
