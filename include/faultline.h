@@ -90,9 +90,16 @@ size_t fl_kb_count(const struct fl_kb *kb);
 enum fl_status fl_kb_entry_at(const struct fl_kb *kb, size_t i, struct fl_kb_entry_info *out);
 /* Index of the entry with this id, or -1. */
 long fl_kb_find(const struct fl_kb *kb, const char *id);
-/* Writes every literal/regex pattern of the compiled KB, one per line, as an extended regular
- * expression that `grep -E -f` and `rg -f` accept. */
-enum fl_status fl_kb_write_patterns(const struct fl_kb *kb, FILE *out);
+/* How fl_kb_write_patterns writes patterns. */
+enum fl_pattern_dialect {
+    FL_DIALECT_ERE, /* POSIX ERE with GNU's \b: `grep -E -f` (and `rg -f`, which reads \b as a
+                       Unicode word boundary that its fast engines cannot run) */
+    FL_DIALECT_RG   /* the same with ASCII word boundaries, `(?-u:\b)`, as faultline reads them:
+                       `rg -f` */
+};
+/* Writes every literal/regex pattern of the compiled KB, one per line, in the given dialect. */
+enum fl_status fl_kb_write_patterns(const struct fl_kb *kb, enum fl_pattern_dialect dialect,
+                                    FILE *out);
 
 /* Lint: every problem of the entries under dir, reported through the callback with its location.
  * Returns the number of errors; warnings are counted in *warnings. Loading continues past errors. */

@@ -206,7 +206,7 @@ long fl_kb_find(const struct fl_kb *kb, const char *id)
 
 /* grep -E and rg share POSIX ERE for what KB regexes use, except named groups and the escapes
  * below; literals are escaped so that both read them as fixed text. */
-static void write_ere(FILE *out, const struct signal *sig)
+static void write_ere(FILE *out, const struct signal *sig, enum fl_pattern_dialect dialect)
 {
     const char *s = sig->text;
     if (sig->kind == SIGNAL_LITERAL) {
@@ -243,6 +243,7 @@ static void write_ere(FILE *out, const struct signal *sig)
             case 's': cls = "[[:space:]]"; break;
             case 'S': cls = "[^[:space:]]"; break;
             case 'w': cls = "[[:alnum:]_]"; break;
+            case 'b': cls = dialect == FL_DIALECT_RG ? "(?-u:\\b)" : NULL; break;
             }
             if (cls) {
                 fputs(cls, out);
@@ -255,14 +256,15 @@ static void write_ere(FILE *out, const struct signal *sig)
     }
 }
 
-enum fl_status fl_kb_write_patterns(const struct fl_kb *kb, FILE *out)
+enum fl_status fl_kb_write_patterns(const struct fl_kb *kb, enum fl_pattern_dialect dialect,
+                                    FILE *out)
 {
     for (size_t i = 0; i < kb->nentries; i++)
         for (size_t j = 0; j < kb->entries[i].nsignals; j++) {
             const struct signal *sig = &kb->entries[i].signals[j];
             if (sig->kind == SIGNAL_CONFIG)
                 continue;
-            write_ere(out, sig);
+            write_ere(out, sig, dialect);
             fputc('\n', out);
         }
     return ferror(out) ? FL_ERR_IO : FL_OK;

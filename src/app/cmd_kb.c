@@ -22,7 +22,9 @@ static void help(FILE *out)
           "  lint [DIR] [--fixtures DIR] [--strict]\n"
           "                   check every entry under DIR (default: kb) and its fixtures\n"
           "                   (default: DIR/../tests/fixtures/kb when it exists); --strict fails on warnings\n"
-          "  patterns         every literal and regex pattern, one per line, for grep -E -f and rg -f\n"
+          "  patterns [--for grep|rg]\n"
+          "                   every literal and regex pattern, one per line: for grep -E -f (default),\n"
+          "                   or for rg -f (ASCII word boundaries, as faultline reads them)\n"
           "\n"
           "  --kb DIR         also load the entries under DIR (list, show, search, patterns)\n",
           out);
@@ -197,7 +199,14 @@ int cmd_kb(int argc, char **argv)
         }
         rc = search(kb, nrest, rest);
     } else if (strcmp(sub, "patterns") == 0) {
-        rc = fl_kb_write_patterns(kb, stdout) == FL_OK ? 0 : 2;
+        bool dialect_given = nrest == 2 && strcmp(rest[0], "--for") == 0;
+        bool rg = dialect_given && strcmp(rest[1], "rg") == 0;
+        if (nrest && !(dialect_given && (rg || strcmp(rest[1], "grep") == 0))) {
+            fprintf(stderr, "faultline: kb patterns takes only --for grep|rg\n");
+            goto out;
+        }
+        enum fl_pattern_dialect d = rg ? FL_DIALECT_RG : FL_DIALECT_ERE;
+        rc = fl_kb_write_patterns(kb, d, stdout) == FL_OK ? 0 : 2;
     } else {
         fprintf(stderr, "faultline: unknown kb subcommand '%s'\n", sub);
         help(stderr);
