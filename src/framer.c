@@ -9,17 +9,26 @@
 
 uint64_t framer_count_newlines(const char *p, size_t n)
 {
-    /* memchr is vectorised by libc; a loop of memchr calls costs one call per line, still far
-     * below the scan itself, and needs no platform-specific code. */
+    /* Eight bytes at a time (SWAR): a byte of x is zero where the text has '\n'; the usual
+     * zero-byte test leaves 0x80 in exactly those bytes, so their count accumulates in the byte
+     * lanes of acc, summed before any lane can overflow. Log lines are short, so this beats a
+     * memchr call per line severalfold, and it needs no platform-specific code. */
+    const uint64_t ones = 0x0101010101010101ULL, low7 = 0x7f7f7f7f7f7f7f7fULL;
     uint64_t count = 0;
-    const char *end = p + n;
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        if (nl == NULL)
-            break;
-        count++;
-        p = nl + 1;
+    size_t i = 0;
+    while (n - i >= 8) {
+        uint64_t acc = 0;
+        for (int k = 0; k < 255 && n - i >= 8; k++, i += 8) {
+            uint64_t w;
+            memcpy(&w, p + i, 8);
+            uint64_t x = w ^ (ones * '\n');
+            uint64_t y = ~(((x & low7) + low7) | x | low7);
+            acc += y >> 7;
+        }
+        count += (acc * ones) >> 56;
     }
+    for (; i < n; i++)
+        count += p[i] == '\n';
     return count;
 }
 

@@ -93,9 +93,9 @@ static bool parse_torchrun(const char *s, size_t len, size_t *pos, struct line_m
     (void)year;
     size_t p = *pos;
     size_t kw;
-    if (len - p > 6 && strncmp(s + p, "[rank", 5) == 0)
+    if (len - p > 6 && memcmp(s + p, "[rank", 5) == 0)
         kw = 5;
-    else if (len - p > 9 && strncmp(s + p, "[default", 8) == 0)
+    else if (len - p > 9 && memcmp(s + p, "[default", 8) == 0)
         kw = 8;
     else
         return false;
