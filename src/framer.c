@@ -25,7 +25,9 @@ uint64_t framer_count_newlines(const char *p, size_t n)
             uint64_t y = ~(((x & low7) + low7) | x | low7);
             acc += y >> 7;
         }
-        count += (acc * ones) >> 56;
+        /* eight lanes of at most 255: pairs into 16-bit lanes, then one multiply sums them */
+        acc = (acc & 0x00ff00ff00ff00ffULL) + ((acc >> 8) & 0x00ff00ff00ff00ffULL);
+        count += (acc * 0x0001000100010001ULL) >> 48;
     }
     for (; i < n; i++)
         count += p[i] == '\n';

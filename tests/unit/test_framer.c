@@ -36,6 +36,29 @@ static void counting(void **state)
     assert_int_equal(framer_count_newlines("", 0), 0);
 }
 
+/* Eight bytes at a time with lanes summed every 255 words: every length and alignment, runs of
+ * newlines longer than a lane can hold, and no newline at all must count exactly. */
+static void counting_every_shape(void **state)
+{
+    (void)state;
+    enum { N = 8 * 255 * 3 + 17 };
+    static char buf[N + 8];
+    unsigned seed = 7;
+    for (int fill = 0; fill < 3; fill++) {
+        for (size_t i = 0; i < sizeof buf; i++) {
+            seed = seed * 1103515245u + 12345u;
+            buf[i] = fill == 0 ? '\n' : fill == 1 ? 'x' : (seed >> 16) % 5 == 0 ? '\n' : (char)(seed >> 8);
+        }
+        for (size_t off = 0; off < 8; off++)
+            for (size_t n = 0; n + off <= sizeof buf; n += n < 64 ? 1 : 97) {
+                uint64_t want = 0;
+                for (size_t i = 0; i < n; i++)
+                    want += buf[off + i] == '\n';
+                assert_int_equal(framer_count_newlines(buf + off, n), want);
+            }
+    }
+}
+
 static void bounded(void **state)
 {
     (void)state;
@@ -50,7 +73,8 @@ static void bounded(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(cleaning), cmocka_unit_test(counting), cmocka_unit_test(bounded),
+        cmocka_unit_test(cleaning), cmocka_unit_test(counting), cmocka_unit_test(counting_every_shape),
+        cmocka_unit_test(bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
