@@ -8,7 +8,7 @@ set -eu
 cd "$(dirname "$0")/.."
 secs=${1:?usage: run-fuzzers.sh SECONDS [HARNESS...]}
 shift
-harnesses=${*:-fuzz_prefix fuzz_framer fuzz_scan fuzz_kb_load fuzz_condition fuzz_reader fuzz_mask}
+harnesses=${*:-fuzz_prefix fuzz_framer fuzz_scan fuzz_kb_load fuzz_condition fuzz_reader fuzz_mask fuzz_segments}
 jobs=${FUZZ_JOBS:-1}
 build=${FUZZ_BUILD_DIR:-build-fuzz}
 

@@ -443,7 +443,10 @@ static void add_exception(struct extractor *x, struct tb_state *t, const struct 
     e->rank = lv->meta.rank;
     memcpy(e->host, lv->meta.host, HOST_MAX);
     /* the exception line rarely has a time of its own; the traceback header may */
-    e->ts_ms = lv->meta.ts_ms != TS_UNKNOWN ? lv->meta.ts_ms : t->meta.ts_ms;
+    /* the exception line's own time, else the header's (own or inherited): a time the exception
+     * line only inherits would depend on whether a pattern matched it */
+    e->ts_ms = lv->meta.ts_ms != TS_UNKNOWN && !lv->meta.ts_inherited ? lv->meta.ts_ms
+                                                                      : t->meta.ts_ms;
     e->seq = x->seq++;
     e->next_seq = UINT64_MAX;
     if (e->type == NULL || e->message == NULL) {

@@ -18,6 +18,7 @@
 #include "kb.h"
 #include "report.h"
 #include "scan.h"
+#include "scan_time.h"
 #include "status.h"
 
 #include <stdlib.h>
@@ -27,8 +28,6 @@
 
 #define SOURCES_MAX 100000
 #define PENDING_MAX 65536
-#define LOOKBACK_LINES 32
-#define LOOKBACK_BYTES 16384
 #define SEEN_RANKS_MAX 65536
 #define SEGMENT_BYTES_DEFAULT (64u << 20)
 #define STEPS_MAX 65536      /* step lines kept before note_steps runs early */
@@ -52,9 +51,7 @@ struct source {
     uint64_t carry_start;
     struct match *pending;
     size_t npending, pending_cap;
-    int64_t last_ts;        /* the time of the last dated line before time_from */
-    bool last_ts_no_year;
-    uint64_t time_from;     /* lines from here on were not looked at for their time */
+    struct source_time time;
     bool tail;              /* fed past the end of its segment (scanner_feed_tail) */
     uint64_t segment_lines; /* lines at the end of the segment */
 };
@@ -83,8 +80,7 @@ struct fl_scanner {
     struct step *steps;     /* the step lines of the chunk being processed */
     size_t nsteps, steps_cap;
     uint64_t bytes;
-    int year;
-    bool year_known;
+    int year;               /* the current year, for sources without one (scan_time.h) */
     long *ranks;
     size_t nranks, ranks_cap;
     struct source_error_rec *errors;
@@ -193,7 +189,7 @@ enum fl_status fl_scanner_open_source(struct fl_scanner *s, const char *name, in
     prefix_from_path(so->name, &so->path_meta);
     note_rank(s, so->path_meta.rank);
     buf_init(&so->carry, LINE_CAP);
-    so->last_ts = TS_UNKNOWN;
+    scanner_time_init(&so->time, s->year);
     if (hs_open_stream(s->kb->db, 0, &so->stream) != HS_SUCCESS) {
         free(so->name);
         return FL_ERR_INTERNAL;
@@ -291,43 +287,12 @@ static size_t line_bytes(struct fl_scanner *s, const struct source *so, const st
     return focus < *n ? focus : *n;
 }
 
-/* The time of the last dated line in [lo, end), looking back at most LOOKBACK_LINES lines. */
-static bool last_time_in(const struct fl_scanner *s, const char *lo, const char *end,
-                         struct line_meta *m)
+/* What the scanner holds of the source around the chunk, for scan_time.c. */
+static struct time_view time_view(const struct source *so, const struct window *w)
 {
-    for (int i = 0; i < LOOKBACK_LINES && end > lo; i++) {
-        const char *nl = memrchr(lo, '\n', (size_t)(end - lo));
-        const char *start = nl ? nl + 1 : lo;
-        struct line_meta t = {.rank = -1, .ts_ms = TS_UNKNOWN};
-        if (end > start)
-            prefix_parse(start, (size_t)(end - start), &t, s->year);
-        if (t.ts_ms != TS_UNKNOWN) {
-            m->ts_ms = t.ts_ms;
-            m->ts_no_year = t.ts_no_year;
-            return true;
-        }
-        if (nl == NULL)
-            break;
-        end = nl;
-    }
-    return false;
-}
-
-/* For a line without a time of its own: the nearest earlier line of the chunk that has one. */
-static void look_back_time(struct fl_scanner *s, struct source *so, const struct window *w,
-                           uint64_t ls, struct line_meta *m)
-{
-    if (ls > so->base) {
-        const char *lo = w->chunk + (ls - so->base > LOOKBACK_BYTES ? ls - so->base - LOOKBACK_BYTES : 0);
-        const char *end = w->chunk + (ls - so->base) - 1; /* the '\n' before the line */
-        /* lines before time_from were looked at already: their time is in so->last_ts */
-        if (so->time_from > so->base && w->chunk + (so->time_from - so->base) > lo)
-            lo = w->chunk + (so->time_from - so->base);
-        if (last_time_in(s, lo, end, m))
-            return;
-    }
-    m->ts_ms = so->last_ts;
-    m->ts_no_year = so->last_ts_no_year;
+    bool carried = so->carry.len > 0 && so->carry_start < so->base;
+    return (struct time_view){w->chunk, w->len, so->base, carried ? so->carry.data : NULL,
+                              carried ? so->carry.len : 0, carried ? so->carry_start : so->base};
 }
 
 static int cmp_ids(const void *a, const void *b)
@@ -384,7 +349,7 @@ static void note_steps(struct fl_scanner *s, struct source *so, const struct win
         long rank;
         bool parsed = !prefix_torchrun_rank(p, n, &rank);
         if (parsed) {
-            prefix_parse(p, n, &lv.meta, s->year);
+            prefix_parse(p, n, &lv.meta, so->time.year);
             rank = lv.meta.rank;
         }
         size_t r = 0;
@@ -397,7 +362,7 @@ static void note_steps(struct fl_scanner *s, struct source *so, const struct win
         if (nranks < STEP_RANKS_MAX)
             ranks[nranks++] = rank;
         if (!parsed)
-            prefix_parse(p, n, &lv.meta, s->year);
+            prefix_parse(p, n, &lv.meta, so->time.year);
         note_rank(s, lv.meta.rank);
         extract_note_progress(&s->x, &lv, skipped + 1);
         skipped = 0;
@@ -450,16 +415,12 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         lv.len = s->clean.len;
     }
     lv.meta = so->path_meta;
-    prefix_parse(lv.text, lv.len, &lv.meta, s->year);
+    prefix_parse(lv.text, lv.len, &lv.meta, so->time.year);
     if (lv.meta.ts_ms != TS_UNKNOWN) {
-        so->last_ts = lv.meta.ts_ms;
-        so->last_ts_no_year = lv.meta.ts_no_year;
-        so->time_from = le + 1;
+        scanner_time_dated(&so->time, ls, le, &lv.meta);
     } else if (nm) {
-        look_back_time(s, so, w, ls, &lv.meta);
-        so->last_ts = lv.meta.ts_ms;
-        so->last_ts_no_year = lv.meta.ts_no_year;
-        so->time_from = le + 1;
+        struct time_view v = time_view(so, w);
+        scanner_time_inherit(&so->time, &v, ls, le, &lv.meta);
     }
     lv.msg = lv.text + lv.meta.msg_off;
     lv.msg_len = lv.len - lv.meta.msg_off;
@@ -503,14 +464,6 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         note_rank(s, lv.meta.rank);
         extract_note_host(&s->x, lv.meta.rank, lv.meta.host);
     }
-    if (!s->year_known && lv.meta.ts_ms != TS_UNKNOWN && !lv.meta.ts_no_year) {
-        /* formats without a year take the year of the first dated line */
-        time_t t = (time_t)(lv.meta.ts_ms / 1000);
-        struct tm tm;
-        gmtime_r(&t, &tm);
-        s->year = tm.tm_year + 1900;
-        s->year_known = true;
-    }
     so->next_line = le + 1;
     return st;
 }
@@ -549,16 +502,12 @@ static enum fl_status process(struct fl_scanner *s, struct source *so, const str
 
 static void carry_over(struct fl_scanner *s, struct source *so, const struct window *w)
 {
-    /* the time of the last dated line of the chunk, for undated matches in the next one */
-    const char *stop = w->chunk + w->len;
-    struct line_meta t;
-    if (last_time_in(s, w->len > LOOKBACK_BYTES ? stop - LOOKBACK_BYTES : w->chunk, stop, &t)) {
-        so->last_ts = t.ts_ms;
-        so->last_ts_no_year = t.ts_no_year;
-    }
-    so->time_from = so->base + w->len;
-
     const char *nl = memrchr(w->chunk, '\n', w->len);
+    if (nl) {
+        /* the complete lines' times, for undated matches in the next chunk */
+        struct time_view v = time_view(so, w);
+        scanner_time_chunk_end(&so->time, &v, so->base + (uint64_t)(nl - w->chunk) + 1);
+    }
     uint64_t end = so->base + w->len;
     if (nl == NULL) {
         buf_append(&so->carry, w->chunk, w->len); /* stops at LINE_CAP: the rest of a long line is cut */
@@ -584,6 +533,8 @@ enum fl_status fl_scanner_feed(struct fl_scanner *s, int src, const void *buf, s
     struct source *so = &s->sources[src];
     const char *p = buf;
     enum fl_status st = FL_OK;
+    if (!so->time.year_probed && so->base == 0)
+        scanner_time_probe_year(&so->time, buf, len);
     /* Vectorscan takes at most 4 GiB per call; we also keep windows small for the carry logic */
     while (len > 0 && st == FL_OK) {
         size_t n = len < (1u << 30) ? len : (1u << 30);
@@ -627,30 +578,11 @@ enum fl_status fl_scanner_close_source(struct fl_scanner *s, int src)
 }
 
 void scanner_segment_context(struct fl_scanner *s, int src, const char *before, size_t nbefore,
-                             const char *head, size_t nhead)
+                             bool file_start, const char *head, size_t nhead)
 {
     struct source *so = &s->sources[src];
-    struct line_meta t;
-    if (last_time_in(s, before, before + nbefore, &t)) {
-        so->last_ts = t.ts_ms;
-        so->last_ts_no_year = t.ts_no_year;
-    }
-    /* formats without a year take the year of the file's first line that has one */
-    for (const char *p = head, *end = head + nhead; p < end && !s->year_known;) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        if (nl == NULL)
-            break;
-        struct line_meta m = {.rank = -1, .ts_ms = TS_UNKNOWN};
-        prefix_parse(p, (size_t)(nl - p), &m, s->year);
-        if (m.ts_ms != TS_UNKNOWN && !m.ts_no_year) {
-            time_t secs = (time_t)(m.ts_ms / 1000);
-            struct tm tm;
-            gmtime_r(&secs, &tm);
-            s->year = tm.tm_year + 1900;
-            s->year_known = true;
-        }
-        p = nl + 1;
-    }
+    scanner_time_probe_year(&so->time, head, nhead);
+    scanner_time_context(&so->time, before, nbefore, file_start);
 }
 
 enum fl_status scanner_feed_tail(struct fl_scanner *s, int src, const void *buf, size_t len,
@@ -706,10 +638,6 @@ enum fl_status scanner_merge(struct fl_scanner *dst, struct fl_scanner *src, boo
         fl_scanner_note_error(dst, src->errors[i].name, src->errors[i].msg);
     dst->bytes += src->bytes;
     dst->dropped += src->dropped;
-    if (!dst->year_known && src->year_known) {
-        dst->year = src->year;
-        dst->year_known = true;
-    }
     return st;
 }
 

@@ -21,11 +21,12 @@ enum fl_status scanner_merge(struct fl_scanner *dst, struct fl_scanner *src, boo
 
 /* A file cut into segments at line starts, each read by a scanner of its own (scan_segment.c). */
 
-/* Before the first feed of a segment that does not start its file: `before` ends where the
- * segment starts, `head` is the file's start. The segment's lines then inherit what they would
- * have from the lines before them: the time of the last dated line, the year of the first. */
+/* Before the first feed of a segment: `before` ends where the
+ * segment starts (at least TIME_LOOKBACK + 1 bytes of it, unless file_start: it starts the file),
+ * `head` is the file's start. The segment's lines then inherit what they would have from the
+ * lines before them (scan_time.h): the time of the nearest dated line, the file's year. */
 void scanner_segment_context(struct fl_scanner *s, int src, const char *before, size_t nbefore,
-                             const char *head, size_t nhead);
+                             bool file_start, const char *head, size_t nhead);
 /* After the last feed of a segment that does not end its file: the bytes that follow it, fed
  * for the extractors only while a traceback or stack dump is still open (*more: still open).
  * They are not scanned for patterns nor counted: the next segment is read by another scanner. */

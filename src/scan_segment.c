@@ -13,6 +13,7 @@
  */
 #include "reader.h"
 #include "scan.h"
+#include "scan_time.h"
 #include "status.h"
 
 #include <errno.h>
@@ -21,8 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#define CONTEXT_BEFORE 16384   /* bytes before a segment searched for the last dated line */
-#define CONTEXT_HEAD 65536     /* bytes at the file's start searched for the year */
+#define CONTEXT_BEFORE (TIME_LOOKBACK + 1) /* bytes before a segment: its lines' time */
+#define CONTEXT_HEAD TIME_YEAR_PROBE         /* bytes at the file's start: its year */
 #define TAIL_MAX (8u << 20)    /* bytes read past a segment's end for an open block, at most */
 
 static enum fl_status read_at(int fd, char *buf, size_t n, uint64_t at, size_t *got)
@@ -66,14 +67,16 @@ static enum fl_status line_start_at(int fd, char *buf, uint64_t cut, uint64_t si
     return FL_OK;
 }
 
-/* Gives a segment that does not start the file the context of the lines before it. */
+/* Gives the segment what its lines inherit from the rest of the file: the file's year, from its
+ * first bytes, and the time of the dated lines just before the segment. */
 static enum fl_status give_context(struct fl_scanner *s, int src, int fd, char *buf, uint64_t start)
 {
-    size_t nbefore = start < CONTEXT_BEFORE ? (size_t)start : CONTEXT_BEFORE, nhead;
+    bool file_start = start <= CONTEXT_BEFORE;
+    size_t nbefore = file_start ? (size_t)start : CONTEXT_BEFORE, nhead;
     if (read_at(fd, buf, nbefore, start - nbefore, &nbefore) != FL_OK ||
         read_at(fd, buf + CONTEXT_BEFORE, CONTEXT_HEAD, 0, &nhead) != FL_OK)
         return FL_ERR_IO;
-    scanner_segment_context(s, src, buf, nbefore, buf + CONTEXT_BEFORE, nhead);
+    scanner_segment_context(s, src, buf, nbefore, file_start, buf + CONTEXT_BEFORE, nhead);
     return FL_OK;
 }
 
@@ -82,7 +85,7 @@ static enum fl_status feed_segment(struct fl_scanner *s, int src, int fd, char *
                                    uint64_t start, uint64_t end, uint64_t size)
 {
     enum fl_status st = FL_OK;
-    if (start > 0 && (st = give_context(s, src, fd, buf, start)) != FL_OK)
+    if ((st = give_context(s, src, fd, buf, start)) != FL_OK)
         return st;
     for (uint64_t pos = start; pos < end && st == FL_OK;) {
         size_t want = end - pos < READ_CHUNK ? (size_t)(end - pos) : READ_CHUNK, got;

@@ -1,0 +1,147 @@
+/*
+ * scan_time.c — the time of undated lines and the year of year-less ones (see scan_time.h).
+ *
+ * Only line prefixes are parsed, and only of lines that might be the nearest dated line of a
+ * matched one: scanning back from an undated matched line stops at the first dated line, at
+ * TIME_LOOKBACK bytes, or at lines looked at before (time_from). A chunk's end looks at the lines
+ * since time_from once, so that the next chunk can rely on what is remembered. Each line is
+ * looked at at most once, whatever the input.
+ */
+#include "scan_time.h"
+
+#include <string.h>
+#include <time.h>
+
+/* Only the start of a line holds its time: parsing at most this much keeps every path alike. */
+#define PREFIX_MAX 1024
+
+void scanner_time_init(struct source_time *t, int current_year)
+{
+    memset(t, 0, sizeof *t);
+    t->year = current_year;
+    t->dated_ts = TS_UNKNOWN;
+}
+
+static bool time_of(const struct source_time *t, const char *p, size_t n, struct line_meta *m)
+{
+    *m = (struct line_meta){.rank = -1, .ts_ms = TS_UNKNOWN};
+    prefix_parse(p, n < PREFIX_MAX ? n : PREFIX_MAX, m, t->year);
+    return m->ts_ms != TS_UNKNOWN;
+}
+
+void scanner_time_probe_year(struct source_time *t, const char *head, size_t n)
+{
+    t->year_probed = true;
+    if (n > TIME_YEAR_PROBE)
+        n = TIME_YEAR_PROBE;
+    for (const char *p = head, *end = head + n; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (nl == NULL)
+            return; /* a line cut by the probe's end is not looked at */
+        struct line_meta m;
+        if (time_of(t, p, (size_t)(nl - p), &m) && !m.ts_no_year) {
+            time_t secs = (time_t)(m.ts_ms / 1000);
+            struct tm tm;
+            gmtime_r(&secs, &tm);
+            t->year = tm.tm_year + 1900;
+            return;
+        }
+        p = nl + 1;
+    }
+}
+
+static void remember(struct source_time *t, int64_t at, const struct line_meta *m)
+{
+    t->dated = true;
+    t->dated_at = at;
+    t->dated_ts = m->ts_ms;
+    t->dated_no_year = m->ts_no_year;
+}
+
+void scanner_time_dated(struct source_time *t, uint64_t ls, uint64_t le, const struct line_meta *m)
+{
+    remember(t, (int64_t)ls, m);
+    t->time_from = le + 1;
+}
+
+/* The nearest dated line that starts in [from, to), looking back from `to` (a line start):
+ * complete lines of the chunk, then the line that began before it. */
+static bool nearest_dated(const struct source_time *t, const struct time_view *v, uint64_t from,
+                          uint64_t to, struct line_meta *m, uint64_t *at)
+{
+    for (uint64_t end = to; end > from && end > v->base;) {
+        size_t k = (size_t)(end - 1 - v->base); /* the '\n' that ends the line */
+        const char *nl = k ? memrchr(v->chunk, '\n', k) : NULL;
+        uint64_t start = nl ? v->base + (uint64_t)(nl - v->chunk) + 1 : v->carry_start;
+        if (start < from)
+            return false;
+        if (start >= v->base) {
+            if (time_of(t, v->chunk + (start - v->base), (size_t)(end - 1 - start), m)) {
+                *at = start;
+                return true;
+            }
+        } else {
+            /* the line began in an earlier chunk: its start is in the carry */
+            char line[PREFIX_MAX];
+            size_t n = v->carry_len < PREFIX_MAX ? v->carry_len : PREFIX_MAX;
+            memcpy(line, v->carry, n);
+            size_t more = k < PREFIX_MAX - n ? k : PREFIX_MAX - n;
+            memcpy(line + n, v->chunk, more);
+            if (time_of(t, line, n + more, m)) {
+                *at = start;
+                return true;
+            }
+        }
+        end = start;
+    }
+    return false;
+}
+
+void scanner_time_inherit(struct source_time *t, const struct time_view *v, uint64_t ls,
+                         uint64_t le, struct line_meta *m)
+{
+    int64_t lo = (int64_t)ls - TIME_LOOKBACK;
+    uint64_t from = lo > (int64_t)t->time_from ? (uint64_t)lo : t->time_from;
+    struct line_meta d;
+    uint64_t at;
+    if (from < ls && nearest_dated(t, v, from, ls, &d, &at))
+        remember(t, (int64_t)at, &d);
+    if (t->dated && t->dated_at >= lo) {
+        m->ts_ms = t->dated_ts;
+        m->ts_no_year = t->dated_no_year;
+        m->ts_inherited = true;
+    } else {
+        m->ts_ms = TS_UNKNOWN;
+    }
+    t->time_from = le + 1;
+}
+
+void scanner_time_chunk_end(struct source_time *t, const struct time_view *v, uint64_t to)
+{
+    if (to <= t->time_from)
+        return;
+    int64_t lo = (int64_t)to - TIME_LOOKBACK;
+    uint64_t from = lo > (int64_t)t->time_from ? (uint64_t)lo : t->time_from;
+    struct line_meta d;
+    uint64_t at;
+    if (nearest_dated(t, v, from, to, &d, &at))
+        remember(t, (int64_t)at, &d);
+    t->time_from = to;
+}
+
+void scanner_time_context(struct source_time *t, const char *before, size_t n, bool file_start)
+{
+    size_t lo = n > TIME_LOOKBACK ? n - TIME_LOOKBACK : 0;
+    for (size_t end = n; end > lo;) {
+        const char *nl = end > 1 ? memrchr(before, '\n', end - 1) : NULL;
+        size_t start = nl ? (size_t)(nl - before) + 1 : 0;
+        if (start < lo || (nl == NULL && !file_start))
+            return; /* the line began before the bytes given */
+        struct line_meta m;
+        if (time_of(t, before + start, end - 1 - start, &m)) {
+            remember(t, -(int64_t)(n - start), &m);
+            return;
+        }
+        end = start;
+    }
+}
