@@ -25,6 +25,7 @@
 #define CONTEXT_BEFORE (TIME_LOOKBACK + 1) /* bytes before a segment: its lines' time */
 #define CONTEXT_HEAD TIME_YEAR_PROBE         /* bytes at the file's start: its year */
 #define TAIL_MAX (8u << 20)    /* bytes read past a segment's end for an open block, at most */
+#define CUT_SLIDE_MAX 65536    /* bytes a cut moves past lines that continue a block, at most */
 
 static enum fl_status read_at(int fd, char *buf, size_t n, uint64_t at, size_t *got)
 {
@@ -42,7 +43,28 @@ static enum fl_status read_at(int fd, char *buf, size_t n, uint64_t at, size_t *
     return FL_OK;
 }
 
-/* The first line start at or after `cut`: cut itself when a newline precedes it. */
+/* Whether the line at p (n bytes) continues a traceback or a stack dump: indented after an
+ * optional "[rankN]:" prefix, blank, or a chained exception's separator. A cut there would split
+ * the block between two scanners, so cuts move past such lines. */
+static bool continues_block(const char *p, size_t n)
+{
+    if (n > 2 && p[0] == '[') {
+        const char *close = memchr(p, ']', n < 16 ? n : 16);
+        if (close && (size_t)(close - p) + 1 < n && close[1] == ':') {
+            n -= (size_t)(close - p) + 2;
+            p = close + 2;
+            if (n && *p == ' ') {
+                p++;
+                n--;
+            }
+        }
+    }
+    return n == 0 || p[0] == ' ' || p[0] == '\t' || (n >= 15 && memcmp(p, "During handling", 15) == 0) ||
+           (n >= 19 && memcmp(p, "The above exception", 19) == 0);
+}
+
+/* Where a segment cut at `cut` starts: the first line start at or after it (cut itself when a
+ * newline precedes it), moved past lines that continue a block, within what one read holds. */
 static enum fl_status line_start_at(int fd, char *buf, uint64_t cut, uint64_t size, uint64_t *at)
 {
     *at = cut;
@@ -56,7 +78,15 @@ static enum fl_status line_start_at(int fd, char *buf, uint64_t cut, uint64_t si
             return FL_ERR_IO;
         const char *nl = got ? memchr(buf, '\n', got) : NULL;
         if (nl) {
-            *at = pos + (uint64_t)(nl - buf) + 1;
+            const char *start = nl + 1, *end = buf + got;
+            for (;;) {
+                const char *next = memchr(start, '\n', (size_t)(end - start));
+                if (next == NULL || !continues_block(start, (size_t)(next - start)) ||
+                    next + 1 - (nl + 1) > CUT_SLIDE_MAX)
+                    break;
+                start = next + 1;
+            }
+            *at = pos + (uint64_t)(start - buf);
             return FL_OK;
         }
         if (got == 0)
