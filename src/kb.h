@@ -69,6 +69,8 @@ struct entry {
     struct condition cond;  /* len 0: any literal/regex signal */
     char *markdown;         /* whole file */
     size_t body_offset;     /* where the Markdown body starts */
+    bool embedded;          /* compiled in (kb_embedded.c): every string, list and the condition
+                               are read-only data of the program; only `signals` is owned */
 };
 
 /* Built-in patterns of the extractors; their handler lives in extract.c. */
@@ -174,9 +176,9 @@ void kb_free_patterns(struct fl_kb *kb);
 uint64_t kb_patterns_hash(const struct fl_kb *kb);
 enum fl_status kb_compile_pattern_db(struct fl_kb *kb, struct fl_error *err);
 
-/* kb_embedded.c (generated at build time) */
-struct kb_embedded_file { const char *path; const char *text; size_t len; };
-extern const struct kb_embedded_file kb_embedded_files[];
+/* kb_embedded.c (generated at build time): the entries already parsed, with `embedded` set;
+ * their signals are copied before use (compiling a KB writes their pattern indexes). */
+extern const struct entry kb_embedded_entries[];
 extern const size_t kb_embedded_count;
 extern const unsigned char kb_embedded_db[];
 extern const size_t kb_embedded_db_len;
