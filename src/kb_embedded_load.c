@@ -2,10 +2,11 @@
  * kb_embedded_load.c — the entries compiled into the library.
  *
  * The build turns kb/ entries into kb_embedded.c (by tools/kbgen.c): the entries already parsed
- * (strings, signals, condition programs and Markdown texts as read-only data), and the Vectorscan
- * database compiled and serialised from them, with the hash of its pattern list. Start-up then
- * parses no YAML and compiles no pattern, which is what keeps a diagnosis of a small log in
- * milliseconds: it only copies each entry's signals, which compiling the KB writes to.
+ * (strings, signals, condition programs and Markdown texts as read-only data), their pattern
+ * table, and the Vectorscan database compiled from it and serialised. Start-up then parses no
+ * YAML, builds no pattern table and compiles no pattern, which is what keeps a diagnosis of a
+ * small log in milliseconds: it only copies each entry's signals, which compiling a KB that
+ * --kb folders changed writes to.
  */
 #include "kb.h"
 #include "status.h"
@@ -31,10 +32,7 @@ enum fl_status fl_kb_add_embedded(struct fl_kb *kb, struct fl_error *err)
     enum fl_status cs = kb_set_common_lines(kb, kb_embedded_common, strlen(kb_embedded_common));
     if (cs != FL_OK)
         return cs;
-    if (kb->nentries == kb_embedded_count) {
-        kb->prebuilt_db = kb_embedded_db;
-        kb->prebuilt_len = kb_embedded_db_len;
-        kb->prebuilt_hash = kb_embedded_hash;
-    }
+    if (kb->nentries == kb_embedded_count)
+        kb->prebuilt = &kb_embedded_prebuilt;
     return FL_OK;
 }

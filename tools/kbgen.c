@@ -3,11 +3,11 @@
  *
  * Usage: kbgen OUT.c KBDIR
  *
- * Loads and compiles every entry under KBDIR exactly as the library does at run time, serialises
- * the Vectorscan database, and writes the entries already parsed (struct entry initialisers:
- * strings, signals, condition programs, the Markdown texts), the database and the hash of its
- * pattern list as C data. Start-up then parses no YAML for the shipped entries. An invalid entry
- * fails the build with its file:line message.
+ * Loads and compiles every entry under KBDIR exactly as the library does at run time, and writes
+ * the result as C data: the entries already parsed (struct entry initialisers: strings, signals,
+ * condition programs, the Markdown texts), the pattern table, and the Vectorscan database
+ * compiled from it, serialised. Start-up then neither parses YAML nor builds patterns for the
+ * shipped entries. An invalid entry fails the build with its file:line message.
  */
 #include "kb.h"
 #include "walk.h"
@@ -95,6 +95,25 @@ static void write_entry_data(FILE *out, const struct entry *e, size_t i)
         }
         fputs("};\n", out);
     }
+}
+
+/* The pattern table the database was compiled from, in its order (pattern id = index). */
+static void write_patterns(FILE *out, const struct fl_kb *kb)
+{
+    fputs("static const struct pattern patterns[] = {\n", out);
+    for (size_t i = 0; i < kb->npatterns; i++) {
+        const struct pattern *p = &kb->patterns[i];
+        fprintf(out, "    {.entry = %d, .signal = %d, .builtin = (enum builtin)%d, .hs_expr = ",
+                p->entry, p->signal, (int)p->builtin);
+        write_str(out, p->hs_expr);
+        fprintf(out, ", .hs_flags = %uU, .pcre_expr = ", p->hs_flags);
+        write_str(out, p->pcre_expr);
+        fprintf(out, ", .nocase = %d, .names_location = %d, .confirm = %d, .literal = ", p->nocase,
+                p->names_location, p->confirm);
+        write_str(out, p->literal);
+        fputs("},\n", out);
+    }
+    fputs("};\n", out);
 }
 
 static void write_entry(FILE *out, const struct entry *e, size_t i, const char *kbdir)
@@ -221,15 +240,15 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < kb->nentries; i++)
         write_entry(out, &kb->entries[i], i, argv[2]);
     fprintf(out, "};\nconst size_t kb_embedded_count = %zu;\n", kb->nentries);
-    fprintf(out, "const unsigned char kb_embedded_db[] = {");
+    write_patterns(out, kb);
+    fprintf(out, "static const unsigned char db[] = {");
     write_bytes(out, (const unsigned char *)ser, ser_len);
-    fprintf(out, "0};\nconst size_t kb_embedded_db_len = %zu;\n", ser_len);
+    fprintf(out, "0};\nconst struct kb_prebuilt kb_embedded_prebuilt = {patterns, %zu, db, %zu};\n",
+            kb->npatterns, ser_len);
     fprintf(out, "const char kb_embedded_common[] = {");
     const char *common = kb->common_lines ? kb->common_lines : "";
     write_bytes(out, (const unsigned char *)common, strlen(common));
     fprintf(out, "0};\n");
-    fprintf(out, "const uint64_t kb_embedded_hash = %lluULL;\n",
-            (unsigned long long)kb_patterns_hash(kb));
     free(ser);
     fl_kb_free(kb);
     return fclose(out) == 0 ? 0 : 1;
