@@ -3,9 +3,9 @@
  *
  * Entries come from the build (fl_kb_add_embedded) or from folders (fl_kb_add_dir); an entry with
  * an id already present replaces it, so `--kb DIR` can override a shipped entry. fl_kb_compile
- * sorts entries by category and id (a stable order for pattern ids, lists and reports), flattens
- * the patterns, and either loads the database serialised at build time — when the pattern list
- * is exactly the one it was built from, which the hash proves — or compiles a new one.
+ * sorts entries by category and id (a stable order for pattern ids, lists and reports). A KB of
+ * exactly the shipped entries then takes the pattern table and the database that the build made
+ * from them (kb_embedded.c); any other is flattened into patterns and compiled here.
  */
 #include "kb.h"
 #include "status.h"
@@ -31,8 +31,10 @@ void fl_kb_free(struct fl_kb *kb)
     for (size_t i = 0; i < kb->nentries; i++)
         kb_entry_free(&kb->entries[i]);
     free(kb->entries);
-    kb_free_patterns(kb);
-    free(kb->patterns);
+    if (kb->prebuilt == NULL) {
+        kb_free_patterns(kb);
+        free(kb->patterns);
+    }
     free(kb->common_lines);
     hs_free_database(kb->db);
     free(kb);
@@ -144,7 +146,7 @@ enum fl_status fl_kb_add_dir(struct fl_kb *kb, const char *dir, struct fl_error 
     struct stat sb;
     if (stat(dir, &sb) != 0)
         return error_set(err, FL_ERR_IO, dir, 0, 0, "%s", strerror(errno));
-    kb->prebuilt_db = NULL; /* the embedded database no longer describes this KB */
+    kb->prebuilt = NULL; /* what the build made no longer describes this KB */
     if (S_ISREG(sb.st_mode))
         return add_file(&ctx, dir);
     enum fl_status st = kb_load_common_lines(kb, dir, err);
@@ -165,14 +167,20 @@ enum fl_status fl_kb_compile(struct fl_kb *kb, struct fl_error *err)
     if (kb->nentries == 0)
         return error_set(err, FL_ERR_KB, NULL, 0, 0, "the knowledge base has no entries");
     qsort(kb->entries, kb->nentries, sizeof *kb->entries, cmp_entries);
-    enum fl_status st = kb_build_patterns(kb, err);
-    if (st != FL_OK)
+    enum fl_status st;
+    if (kb->prebuilt) {
+        /* the build sorted the same entries the same way: the table's entry and signal indexes,
+         * and the signals' pattern indexes, hold */
+        kb->patterns = (struct pattern *)kb->prebuilt->patterns;
+        kb->npatterns = kb->prebuilt->npatterns;
+        if (hs_deserialize_database((const char *)kb->prebuilt->db, kb->prebuilt->db_len,
+                                    &kb->db) == HS_SUCCESS) {
+            kb->compiled = true;
+            return FL_OK;
+        }
+        /* a database this Vectorscan cannot load (another version or CPU): compile the table */
+    } else if ((st = kb_build_patterns(kb, err)) != FL_OK) {
         return st;
-    if (kb->prebuilt_db && kb->prebuilt_hash == kb_patterns_hash(kb) &&
-        hs_deserialize_database((const char *)kb->prebuilt_db, kb->prebuilt_len, &kb->db) ==
-            HS_SUCCESS) {
-        kb->compiled = true;
-        return FL_OK;
     }
     if ((st = kb_compile_pattern_db(kb, err)) != FL_OK)
         return st;

@@ -33,6 +33,9 @@ struct config_test {
     char *value;
 };
 
+/* tools/kbgen.c writes struct signal, struct cond_insn, struct entry and struct pattern as C
+ * initialisers, field by field: a new field must be written there too (test_kb_embedded checks
+ * the written KB against the one parsed and built at run time). */
 struct signal {
     char *name;
     enum signal_kind kind;
@@ -69,6 +72,8 @@ struct entry {
     struct condition cond;  /* len 0: any literal/regex signal */
     char *markdown;         /* whole file */
     size_t body_offset;     /* where the Markdown body starts */
+    bool embedded;          /* compiled in (kb_embedded.c): every string, list and the condition
+                               are read-only data of the program; only `signals` is owned */
 };
 
 /* Built-in patterns of the extractors; their handler lives in extract.c. */
@@ -105,6 +110,15 @@ struct pattern {
                              hold all of it; NULL when hs_expr is the whole literal */
 };
 
+/* What the build made of the shipped entries (kb_embedded.c): their pattern table and its
+ * Vectorscan database, serialised. */
+struct kb_prebuilt {
+    const struct pattern *patterns;
+    size_t npatterns;
+    const unsigned char *db;
+    size_t db_len;
+};
+
 struct fl_kb {
     struct entry *entries;
     size_t nentries, entries_cap;
@@ -112,11 +126,10 @@ struct fl_kb {
     size_t npatterns, patterns_cap;
     hs_database_t *db;
     bool compiled;
-    /* Set by fl_kb_add_embedded, cleared by fl_kb_add_dir: the serialised database of the
-     * embedded entries, usable when its hash equals the hash of the final pattern list. */
-    const unsigned char *prebuilt_db;
-    size_t prebuilt_len;
-    uint64_t prebuilt_hash;
+    /* Set by fl_kb_add_embedded while the KB holds exactly the shipped entries, cleared by
+     * fl_kb_add_dir: fl_kb_compile then takes this pattern table (borrowed, never freed) and
+     * database instead of building them. */
+    const struct kb_prebuilt *prebuilt;
     /* kb/common-lines.txt without its comments: lines healthy logs print all the time; a regex
      * whose atom occurs in them is compiled whole (kb_compile.c). */
     char *common_lines;
@@ -170,17 +183,13 @@ bool kb_common_text(const struct fl_kb *kb, const char *text, bool nocase);
 /* kb_compile.c */
 enum fl_status kb_build_patterns(struct fl_kb *kb, struct fl_error *err);
 void kb_free_patterns(struct fl_kb *kb);
-/* Hash of every pattern expression and flag, identifying a serialized database. */
-uint64_t kb_patterns_hash(const struct fl_kb *kb);
 enum fl_status kb_compile_pattern_db(struct fl_kb *kb, struct fl_error *err);
 
-/* kb_embedded.c (generated at build time) */
-struct kb_embedded_file { const char *path; const char *text; size_t len; };
-extern const struct kb_embedded_file kb_embedded_files[];
+/* kb_embedded.c (generated at build time): the entries already parsed, with `embedded` set;
+ * their signals are copied before use (compiling a KB writes their pattern indexes). */
+extern const struct entry kb_embedded_entries[];
 extern const size_t kb_embedded_count;
-extern const unsigned char kb_embedded_db[];
-extern const size_t kb_embedded_db_len;
-extern const uint64_t kb_embedded_hash;
+extern const struct kb_prebuilt kb_embedded_prebuilt;
 extern const char kb_embedded_common[];
 
 #endif

@@ -78,15 +78,9 @@ static enum fl_status check_prefilter(const struct entry *e, const struct signal
 
 /* Checks a regex with PCRE2 (syntax, captures) and Vectorscan (exact, or *approx: only as
  * HS_FLAG_PREFILTER, an over-approximation that PCRE2 confirms). */
-static enum fl_status check_regex(const struct entry *e, const struct signal *sig, bool validate,
-                                  bool *captures, bool *approx, struct fl_error *err)
+static enum fl_status check_regex(const struct entry *e, const struct signal *sig, bool *captures,
+                                  bool *approx, struct fl_error *err)
 {
-    if (!validate) {
-        /* the build validated it; PCRE2 compiles it when a scan first needs it */
-        *captures = true;
-        *approx = false;
-        return FL_OK;
-    }
     int rc;
     PCRE2_SIZE off;
     pcre2_code *re = pcre2_compile((PCRE2_SPTR)sig->text, PCRE2_ZERO_TERMINATED,
@@ -135,9 +129,7 @@ void kb_free_patterns(struct fl_kb *kb)
     kb->npatterns = 0;
 }
 
-/* With a database built ahead (the embedded KB), every regex was validated by the build; asking
- * Vectorscan again about each one would cost more than the whole scan of a small log. */
-static enum fl_status build_signals(struct fl_kb *kb, const struct atom_model *m, bool validate,
+static enum fl_status build_signals(struct fl_kb *kb, const struct atom_model *m,
                                    struct fl_error *err)
 {
     enum fl_status st = FL_OK;
@@ -162,11 +154,11 @@ static enum fl_status build_signals(struct fl_kb *kb, const struct atom_model *m
                 continue;
             }
             bool captures = false, approx = false;
-            if ((st = check_regex(e, sig, validate, &captures, &approx, err)) != FL_OK)
+            if ((st = check_regex(e, sig, &captures, &approx, err)) != FL_OK)
                 return st;
             if (sig->prefilter) {
                 /* the entry names what to look for: its regex's own literals are too common */
-                if (validate && (st = check_prefilter(e, sig, err)) != FL_OK)
+                if ((st = check_prefilter(e, sig, err)) != FL_OK)
                     return st;
                 p.hs_expr = xstrdup(sig->prefilter);
                 p.hs_flags |= HS_FLAG_MULTILINE;
@@ -206,13 +198,13 @@ static enum fl_status build_signals(struct fl_kb *kb, const struct atom_model *m
     return FL_OK;
 }
 
-static enum fl_status build(struct fl_kb *kb, bool validate, struct fl_error *err)
+enum fl_status kb_build_patterns(struct fl_kb *kb, struct fl_error *err)
 {
     struct atom_model *m;
     enum fl_status st = kb_atom_model_new(kb, &m);
     if (st != FL_OK)
         return st;
-    st = build_signals(kb, m, validate, err);
+    st = build_signals(kb, m, err);
     kb_atom_model_free(m);
     if (st != FL_OK)
         return st;
@@ -231,31 +223,6 @@ static enum fl_status build(struct fl_kb *kb, bool validate, struct fl_error *er
         if (kb->patterns[i].pcre_expr)
             kb->patterns[i].names_location = extract_names_location(kb->patterns[i].pcre_expr);
     return FL_OK;
-}
-
-enum fl_status kb_build_patterns(struct fl_kb *kb, struct fl_error *err)
-{
-    if (kb->prebuilt_db) {
-        enum fl_status st = build(kb, false, err);
-        if (st != FL_OK || kb_patterns_hash(kb) == kb->prebuilt_hash)
-            return st;
-        kb_free_patterns(kb); /* the prebuilt database does not fit: validate and compile anew */
-        kb->prebuilt_db = NULL;
-    }
-    return build(kb, true, err);
-}
-
-uint64_t kb_patterns_hash(const struct fl_kb *kb)
-{
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (size_t i = 0; i < kb->npatterns; i++) {
-        for (const char *s = kb->patterns[i].hs_expr; *s; s++)
-            h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-        h = (h ^ kb->patterns[i].hs_flags) * 1099511628211ULL;
-        h = (h ^ 0xff) * 1099511628211ULL;
-    }
-    h ^= (uint64_t)kb->npatterns;
-    return h;
 }
 
 enum fl_status kb_compile_pattern_db(struct fl_kb *kb, struct fl_error *err)

@@ -325,6 +325,11 @@ static void free_list(char **v, size_t n)
 
 void kb_entry_free(struct entry *e)
 {
+    if (e->embedded) {
+        free(e->signals);
+        memset(e, 0, sizeof *e);
+        return;
+    }
     free(e->id);
     free(e->title);
     free(e->category);

@@ -196,22 +196,9 @@ enum fl_status fl_masker_new(enum fl_mask_mode mode, struct fl_masker **out)
     buf_init(&m->a, MASK_LINE_MAX * 8);
     buf_init(&m->b, MASK_LINE_MAX * 8);
     enum fl_status st = FL_OK;
-    for (unsigned i = 0; i < NRULES; i++) {
-        if (mode == FL_MASK_SECRETS && !mask_rules[i].secret)
-            continue;
-        if (mask_rules[i].kind != K_LEARN)
+    for (unsigned i = 0; i < NRULES; i++)
+        if ((mode == FL_MASK_ALL || mask_rules[i].secret) && mask_rules[i].kind != K_LEARN)
             m->rewrite |= 1ull << i;
-        if (mask_rules[i].re == NULL)
-            continue;
-        int ec;
-        PCRE2_SIZE eo;
-        m->re[i] = pcre2_compile((PCRE2_SPTR)mask_rules[i].re, PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
-        if (m->re[i] == NULL) {
-            st = FL_ERR_PATTERN;
-            goto fail;
-        }
-        pcre2_jit_compile(m->re[i], PCRE2_JIT_COMPLETE); /* falls back to the interpreter */
-    }
     m->md = pcre2_match_data_create(16, NULL);
     if (m->md == NULL) {
         st = FL_ERR_NOMEM;
@@ -772,6 +759,27 @@ static void mask_line(struct fl_masker *m, const char *line, size_t n, uint64_t 
     out_write(o, m->a.data, m->a.len);
 }
 
+/* The PCRE2 code of every rule that hit the block, compiled (and JIT-compiled) on the rule's
+ * first hit: a run hits a few rules or none, and compiling all of them when the masker was made
+ * cost more than masking a small report. The database holds only the rules of the masker's
+ * mode, so a hit names a rule in force. */
+static enum fl_status compile_hit_rules(struct fl_masker *m)
+{
+    for (size_t i = 0; i < m->nhits; i++) {
+        unsigned ri = m->hits[i].id;
+        if (m->re[ri] || mask_rules[ri].re == NULL)
+            continue;
+        int ec;
+        PCRE2_SIZE eo;
+        m->re[ri] = pcre2_compile((PCRE2_SPTR)mask_rules[ri].re, PCRE2_ZERO_TERMINATED, 0, &ec, &eo,
+                                  NULL);
+        if (m->re[ri] == NULL)
+            return FL_ERR_PATTERN;
+        pcre2_jit_compile(m->re[ri], PCRE2_JIT_COMPLETE); /* falls back to the interpreter */
+    }
+    return FL_OK;
+}
+
 /* Masks a block of whole lines (the last one may lack its newline) into o. */
 static void scan_block(struct fl_masker *m, const char *d, size_t n, struct out *o)
 {
@@ -784,6 +792,8 @@ static void scan_block(struct fl_masker *m, const char *d, size_t n, struct out 
         m->cb_st = FL_ERR_INTERNAL;
     if (m->unsorted)
         qsort(m->hits, m->nhits, sizeof *m->hits, cmp_hit);
+    if (m->cb_st == FL_OK)
+        m->cb_st = compile_hit_rules(m);
     if (m->mode == FL_MASK_ALL && m->cb_st == FL_OK) {
         learn(m, d, n);
         if (m->hosts.n && (m->cb_st = rebuild_hosts(m)) == FL_OK &&

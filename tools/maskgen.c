@@ -1,12 +1,37 @@
 /*
  * maskgen.c — build-time generator of mask_embedded.c: the masking database of each mode,
- * compiled and serialised, so that a masker starts by deserialising it.
+ * compiled and serialised, so that a masker starts by deserialising it. It also compiles every
+ * rule's PCRE2 regex once: a masker compiles one only when its rule first hits, so a regex that
+ * does not compile must fail the build, not a run.
  * Usage: maskgen OUT.c
  */
 #include "mask_rules.h"
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+static int check_regexes(void)
+{
+    for (size_t i = 0; i < mask_rule_count; i++) {
+        if (mask_rules[i].re == NULL)
+            continue;
+        int ec;
+        PCRE2_SIZE eo;
+        pcre2_code *re = pcre2_compile((PCRE2_SPTR)mask_rules[i].re, PCRE2_ZERO_TERMINATED, 0, &ec,
+                                       &eo, NULL);
+        if (re == NULL) {
+            PCRE2_UCHAR msg[256];
+            pcre2_get_error_message(ec, msg, sizeof msg);
+            fprintf(stderr, "maskgen: rule %zu: regex offset %zu: %s\n", i, (size_t)eo,
+                    (const char *)msg);
+            return 1;
+        }
+        pcre2_code_free(re);
+    }
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -14,6 +39,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: maskgen OUT.c\n");
         return 2;
     }
+    if (check_regexes() != 0)
+        return 1;
     FILE *out = fopen(argv[1], "w");
     if (out == NULL) {
         perror(argv[1]);
