@@ -17,6 +17,7 @@
 #define OPEN_MAX 64
 #define PROGRESS_MAX 65536
 #define SEQNUMS_MAX 65536
+#define JIT_AFTER 32 /* uses of a pattern before PCRE2 JIT-compiles it */
 
 static const struct builtin_pattern builtins[] = {
     {BUILTIN_TRACEBACK, "Traceback \\(most recent call last\\):", 0, NULL},
@@ -84,7 +85,8 @@ enum fl_status extractor_init(struct extractor *x, const struct fl_kb *kb)
     memset(x, 0, sizeof *x);
     x->npcre = kb->npatterns;
     x->pcre = calloc(x->npcre ? x->npcre : 1, sizeof *x->pcre);
-    if (x->pcre == NULL)
+    x->pcre_uses = calloc(x->npcre ? x->npcre : 1, sizeof *x->pcre_uses);
+    if (x->pcre == NULL || x->pcre_uses == NULL)
         return FL_ERR_NOMEM;
     facts_init(&x->facts);
     stacks_init(&x->stacks);
@@ -119,6 +121,7 @@ void extractor_free(struct extractor *x)
     for (size_t i = 0; i < x->npcre && x->pcre; i++)
         pcre2_code_free(x->pcre[i]);
     free(x->pcre);
+    free(x->pcre_uses);
     memset(x, 0, sizeof *x);
 }
 
@@ -141,9 +144,12 @@ static pcre2_code *code_of(struct extractor *x, const struct fl_kb *kb, int patt
                                          p->nocase ? PCRE2_CASELESS : 0, &rc, &off, NULL);
         if (x->pcre[pattern] == NULL)
             return NULL; /* validated at build or load time: only memory can fail here */
-        /* JIT is an optimisation: a platform without it still matches, only slower */
-        (void)pcre2_jit_compile(x->pcre[pattern], PCRE2_JIT_COMPLETE);
     }
+    /* JIT compiling costs about as much as a few dozen interpreted matches: worth it for a
+     * pattern that keeps matching, not for the one or two lines of a small log. JIT is an
+     * optimisation: a platform without it still matches, only slower. */
+    if (x->pcre_uses[pattern] < JIT_AFTER && ++x->pcre_uses[pattern] == JIT_AFTER)
+        (void)pcre2_jit_compile(x->pcre[pattern], PCRE2_JIT_COMPLETE);
     return x->pcre[pattern];
 }
 

@@ -111,6 +111,7 @@ struct extractor {
     uint64_t seq;
     pcre2_match_data *md;
     pcre2_code **pcre;          /* per pattern, compiled on first use */
+    unsigned *pcre_uses;        /* per pattern, up to JIT_AFTER (extract.c) */
     size_t npcre;
 };
 
