@@ -574,6 +574,9 @@ enum fl_status fl_scanner_close_source(struct fl_scanner *s, int src)
         so->lines = so->segment_lines; /* the next segment's scanner counts the tail's lines */
     extract_close_source(&s->x, src);
     buf_free(&so->carry);
+    free(so->pending); /* a closed source keeps only its name and counts: memory stays flat */
+    so->pending = NULL;
+    so->npending = so->pending_cap = 0;
     return st;
 }
 
