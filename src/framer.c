@@ -24,7 +24,8 @@ static uint64_t count_wide(const char *p, size_t n, size_t *done)
             b = _mm_sub_epi8(b, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i + 16)), nl));
         }
         __m128i s = _mm_add_epi64(_mm_sad_epu8(a, zero), _mm_sad_epu8(b, zero));
-        count += (uint64_t)_mm_cvtsi128_si64(s) + (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(s, s));
+        s = _mm_add_epi64(s, _mm_unpackhi_epi64(s, s));
+        count += (uint64_t)_mm_cvtsi128_si64(s);
     }
     *done = i;
     return count;

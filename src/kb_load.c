@@ -101,6 +101,18 @@ static bool valid_name(const char *s, bool dash)
     return true;
 }
 
+/* A signal's literal, regex, config or prefilter text: a non-empty string (replacing *out). */
+static enum fl_status get_pattern_text(struct loader *ld, yaml_node_t *v, const char *key,
+                                       char **out)
+{
+    free(*out);
+    *out = NULL;
+    enum fl_status st = get_string(ld, v, key, out);
+    if (st == FL_OK && (*out)[0] == '\0')
+        return fail_at(ld, v, "'%s' must not be empty%s", key, NULL);
+    return st;
+}
+
 static enum fl_status parse_signal(struct loader *ld, yaml_node_t *n, struct signal *sig)
 {
     memset(sig, 0, sizeof *sig);
@@ -129,24 +141,16 @@ static enum fl_status parse_signal(struct loader *ld, yaml_node_t *n, struct sig
                    strcmp(key, "config") == 0) {
             kinds++;
             sig->kind = key[0] == 'l' ? SIGNAL_LITERAL : key[0] == 'r' ? SIGNAL_REGEX : SIGNAL_CONFIG;
-            free(sig->text);
-            sig->text = NULL;
-            if ((st = get_string(ld, v, key, &sig->text)) != FL_OK)
+            if ((st = get_pattern_text(ld, v, key, &sig->text)) != FL_OK)
                 return st;
-            if (sig->text[0] == '\0')
-                return fail_at(ld, v, "'%s' must not be empty%s", key, NULL);
             if (sig->kind == SIGNAL_CONFIG) {
                 char why[200];
                 if (config_parse(sig->text, &sig->cfg, why, sizeof why) != FL_OK)
                     return fail_at(ld, v, "config '%s': %s", sig->text, why);
             }
         } else if (strcmp(key, "prefilter") == 0) {
-            free(sig->prefilter);
-            sig->prefilter = NULL;
-            if ((st = get_string(ld, v, key, &sig->prefilter)) != FL_OK)
+            if ((st = get_pattern_text(ld, v, key, &sig->prefilter)) != FL_OK)
                 return st;
-            if (sig->prefilter[0] == '\0')
-                return fail_at(ld, v, "'%s' must not be empty%s", key, NULL);
         } else if (strcmp(key, "nocase") == 0) {
             const char *s = scalar(v);
             sig->nocase = s && (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0);

@@ -432,7 +432,8 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
     size_t nids = 0;
     for (size_t i = 0; i < nm && nids < 64; i++)
         if (s->kb->patterns[m[i].id].builtin != BUILTIN_PROGRESS || ls < so->base ||
-            extract_progress_shape(w->chunk + (ls - so->base), (size_t)(le - ls), (size_t)(m[i].to - ls)))
+            extract_progress_shape(w->chunk + (ls - so->base), (size_t)(le - ls),
+                                   (size_t)(m[i].to - ls)))
             ids[nids++] = m[i].id;
     qsort(ids, nids, sizeof *ids, cmp_ids);
     for (size_t i = 0; i < nids && st == FL_OK; i++) {

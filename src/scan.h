@@ -34,7 +34,7 @@ enum fl_status scanner_feed_tail(struct fl_scanner *s, int src, const void *buf,
                                  bool *more);
 /* Reads the segment of the plain file `path` cut at [from, to) as one source of s (scan_segment.c);
  * to is the file's size for the last segment. */
-enum fl_status scanner_read_segment(struct fl_scanner *s, const char *path, uint64_t from, uint64_t to,
-                            struct fl_error *err);
+enum fl_status scanner_read_segment(struct fl_scanner *s, const char *path, uint64_t from,
+                                    uint64_t to, struct fl_error *err);
 
 #endif

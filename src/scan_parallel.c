@@ -252,7 +252,8 @@ enum fl_status fl_scan_paths(struct fl_scanner *s, const char *const *paths, siz
         readable += runs[i].readable;
         if (i > 0) {
             if (st == FL_OK && runs[0].st == FL_OK)
-                st = scanner_merge(s, runs[i].s, runs[i].jobs[0].segment && runs[i].jobs[0].from > 0);
+                st = scanner_merge(s, runs[i].s,
+                                   runs[i].jobs[0].segment && runs[i].jobs[0].from > 0);
             fl_scanner_free(runs[i].s);
         }
     }

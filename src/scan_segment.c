@@ -59,7 +59,8 @@ static bool continues_block(const char *p, size_t n)
             }
         }
     }
-    return n == 0 || p[0] == ' ' || p[0] == '\t' || (n >= 15 && memcmp(p, "During handling", 15) == 0) ||
+    return n == 0 || p[0] == ' ' || p[0] == '\t' ||
+           (n >= 15 && memcmp(p, "During handling", 15) == 0) ||
            (n >= 19 && memcmp(p, "The above exception", 19) == 0);
 }
 
@@ -137,8 +138,8 @@ static enum fl_status feed_segment(struct fl_scanner *s, int src, int fd, char *
     return st;
 }
 
-enum fl_status scanner_read_segment(struct fl_scanner *s, const char *path, uint64_t from, uint64_t to,
-                            struct fl_error *err)
+enum fl_status scanner_read_segment(struct fl_scanner *s, const char *path, uint64_t from,
+                                    uint64_t to, struct fl_error *err)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)

@@ -25,7 +25,8 @@
 #define TIME_LOOKBACK 16384
 #define TIME_YEAR_PROBE 65536
 
-/* The bytes a scanner holds of a source: a chunk, and the start of the line that began before it. */
+/* The bytes a scanner holds of a source: a chunk, and the start of the line that began before
+ * it. */
 struct time_view {
     const char *chunk;
     size_t len;

@@ -44,7 +44,8 @@ static char *report(unsigned threads, size_t *len)
         abort();
     const char *paths[] = {path};
     struct fl_report *r;
-    if (fl_scan_paths(s, paths, 1, threads, NULL, NULL) == FL_OK && fl_scanner_finish(s, &r) == FL_OK) {
+    if (fl_scan_paths(s, paths, 1, threads, NULL, NULL) == FL_OK &&
+        fl_scanner_finish(s, &r) == FL_OK) {
         FILE *out = open_memstream(&json, len);
         struct fl_report_options ro = {.format = FL_FORMAT_JSON};
         if (out == NULL)
@@ -97,7 +98,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         same = na == nb && (na == 0 || memcmp(pa, pb, na) == 0);
     }
     if (!same) {
-        fprintf(stderr, "one thread:\n%s\nthree segments:\n%s\n", a ? a : "(none)", b ? b : "(none)");
+        fprintf(stderr, "one thread:\n%s\nthree segments:\n%s\n", a ? a : "(none)",
+                b ? b : "(none)");
         abort();
     }
     free(a);
