@@ -6,8 +6,8 @@
  * correlator orders failures by time. A matched line without one takes the time of the nearest
  * earlier dated line of its source that starts at most TIME_LOOKBACK bytes before it; beyond that
  * it has none, and arrival order decides. Formats without a year (glog, syslog) take the year of
- * the first full date in the source's first TIME_YEAR_PROBE bytes (those of the first chunk fed:
- * the readers feed at least that much at once), else the current year.
+ * the first full date in the source's first TIME_YEAR_PROBE bytes (of the first chunk fed:
+ * a file's first 64 KiB, an archive member's first block), else the current year.
  *
  * Both rules depend only on the bytes of the source, not on how they were cut into chunks or
  * segments: that is what lets a large file be read by several threads with the same report.
