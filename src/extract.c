@@ -348,9 +348,10 @@ static void keep_progress(struct extractor *x, const struct progress *p)
         if (q->src == p->src && q->rank == p->rank) {
             if (q->line_no > p->line_no)
                 return; /* lines may come newest first: the last one in the source wins */
+            /* the time is the last line's own, known or not: keeping an older line's time would
+             * depend on which older lines were noted, that is on where chunks end */
             q->line_no = p->line_no;
-            if (p->ts_ms != TS_UNKNOWN)
-                q->ts_ms = p->ts_ms;
+            q->ts_ms = p->ts_ms;
             x->progress_last = i;
             return;
         }

@@ -361,8 +361,13 @@ static void note_steps(struct fl_scanner *s, struct source *so, const struct win
         }
         if (nranks < STEP_RANKS_MAX)
             ranks[nranks++] = rank;
-        if (!parsed)
+        if (!parsed) {
+            /* a step line is its torchrun prefix's rank's, whatever prefixes follow: the rank
+             * told apart above must be the one recorded, or which lines count would depend on
+             * where chunks end */
             prefix_parse(p, n, &lv.meta, so->time.year);
+            lv.meta.rank = rank;
+        }
         note_rank(s, lv.meta.rank);
         extract_note_progress(&s->x, &lv, skipped + 1);
         skipped = 0;
