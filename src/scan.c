@@ -135,6 +135,7 @@ void fl_scanner_free(struct fl_scanner *s)
             hs_close_stream(src->stream, s->scratch, NULL, NULL);
         free(src->name);
         buf_free(&src->carry);
+        scanner_time_free(&src->time);
         free(src->pending);
     }
     free(s->sources);
@@ -421,11 +422,17 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
     }
     lv.meta = so->path_meta;
     prefix_parse(lv.text, lv.len, &lv.meta, so->time.year);
+    struct line_meta own;
+    struct time_view tv = time_view(so, w);
+    /* the line's own time by the rule the look-back uses too, from its start, not from what the
+     * match-focused cleaning kept */
+    scanner_time_of_span(&so->time, &tv, ls, le, &own);
+    lv.meta.ts_ms = own.ts_ms;
+    lv.meta.ts_no_year = own.ts_no_year;
     if (lv.meta.ts_ms != TS_UNKNOWN) {
         scanner_time_dated(&so->time, ls, le, &lv.meta);
     } else if (nm) {
-        struct time_view v = time_view(so, w);
-        scanner_time_inherit(&so->time, &v, ls, le, &lv.meta);
+        scanner_time_inherit(&so->time, &tv, ls, le, &lv.meta);
     }
     lv.msg = lv.text + lv.meta.msg_off;
     lv.msg_len = lv.len - lv.meta.msg_off;
@@ -580,6 +587,7 @@ enum fl_status fl_scanner_close_source(struct fl_scanner *s, int src)
         so->lines = so->segment_lines; /* the next segment's scanner counts the tail's lines */
     extract_close_source(&s->x, src);
     buf_free(&so->carry);
+    scanner_time_free(&so->time);
     free(so->pending); /* a closed source keeps only its name and counts: memory stays flat */
     so->pending = NULL;
     so->npending = so->pending_cap = 0;

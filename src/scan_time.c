@@ -8,6 +8,7 @@
  * looked at at most once, whatever the input.
  */
 #include "scan_time.h"
+#include "framer.h"
 
 #include <string.h>
 #include <time.h>
@@ -18,14 +19,28 @@
 void scanner_time_init(struct source_time *t, int current_year)
 {
     memset(t, 0, sizeof *t);
+    buf_init(&t->scratch, PREFIX_MAX * 2);
     t->year = current_year;
     t->dated_ts = TS_UNKNOWN;
 }
 
-static bool time_of(const struct source_time *t, const char *p, size_t n, struct line_meta *m)
+void scanner_time_free(struct source_time *t)
 {
+    buf_free(&t->scratch);
+}
+
+bool scanner_time_of_line(struct source_time *t, const char *p, size_t n, struct line_meta *m)
+{
+    if (n > PREFIX_MAX)
+        n = PREFIX_MAX;
+    if (!framer_is_clean(p, n)) {
+        /* what a matched line's cleaning would keep of its start, whatever matched in it */
+        framer_clean(p, n, 0, &t->scratch);
+        p = t->scratch.data ? t->scratch.data : "";
+        n = t->scratch.len;
+    }
     *m = (struct line_meta){.rank = -1, .ts_ms = TS_UNKNOWN};
-    prefix_parse(p, n < PREFIX_MAX ? n : PREFIX_MAX, m, t->year);
+    prefix_parse(p, n, m, t->year);
     return m->ts_ms != TS_UNKNOWN;
 }
 
@@ -39,7 +54,7 @@ void scanner_time_probe_year(struct source_time *t, const char *head, size_t n)
         if (nl == NULL)
             return; /* a line cut by the probe's end is not looked at */
         struct line_meta m;
-        if (time_of(t, p, (size_t)(nl - p), &m) && !m.ts_no_year) {
+        if (scanner_time_of_line(t, p, (size_t)(nl - p), &m) && !m.ts_no_year) {
             time_t secs = (time_t)(m.ts_ms / 1000);
             struct tm tm;
             gmtime_r(&secs, &tm);
@@ -64,9 +79,24 @@ void scanner_time_dated(struct source_time *t, uint64_t ls, uint64_t le, const s
     t->time_from = le + 1;
 }
 
+bool scanner_time_of_span(struct source_time *t, const struct time_view *v, uint64_t start,
+                          uint64_t end, struct line_meta *m)
+{
+    if (start >= v->base)
+        return scanner_time_of_line(t, v->chunk + (start - v->base), (size_t)(end - start), m);
+    /* the line began in an earlier chunk: its start is in the carry */
+    char line[PREFIX_MAX];
+    size_t n = v->carry_len < PREFIX_MAX ? v->carry_len : PREFIX_MAX;
+    memcpy(line, v->carry, n);
+    size_t in_chunk = end > v->base ? (size_t)(end - v->base) : 0;
+    size_t more = in_chunk < PREFIX_MAX - n ? in_chunk : PREFIX_MAX - n;
+    memcpy(line + n, v->chunk, more);
+    return scanner_time_of_line(t, line, n + more, m);
+}
+
 /* The nearest dated line that starts in [from, to), looking back from `to` (a line start):
  * complete lines of the chunk, then the line that began before it. */
-static bool nearest_dated(const struct source_time *t, const struct time_view *v, uint64_t from,
+static bool nearest_dated(struct source_time *t, const struct time_view *v, uint64_t from,
                           uint64_t to, struct line_meta *m, uint64_t *at)
 {
     for (uint64_t end = to; end > from && end > v->base;) {
@@ -75,22 +105,9 @@ static bool nearest_dated(const struct source_time *t, const struct time_view *v
         uint64_t start = nl ? v->base + (uint64_t)(nl - v->chunk) + 1 : v->carry_start;
         if (start < from)
             return false;
-        if (start >= v->base) {
-            if (time_of(t, v->chunk + (start - v->base), (size_t)(end - 1 - start), m)) {
-                *at = start;
-                return true;
-            }
-        } else {
-            /* the line began in an earlier chunk: its start is in the carry */
-            char line[PREFIX_MAX];
-            size_t n = v->carry_len < PREFIX_MAX ? v->carry_len : PREFIX_MAX;
-            memcpy(line, v->carry, n);
-            size_t more = k < PREFIX_MAX - n ? k : PREFIX_MAX - n;
-            memcpy(line + n, v->chunk, more);
-            if (time_of(t, line, n + more, m)) {
-                *at = start;
-                return true;
-            }
+        if (scanner_time_of_span(t, v, start, end - 1, m)) {
+            *at = start;
+            return true;
         }
         end = start;
     }
@@ -138,7 +155,7 @@ void scanner_time_context(struct source_time *t, const char *before, size_t n, b
         if (start < lo || (nl == NULL && !file_start))
             return; /* the line began before the bytes given */
         struct line_meta m;
-        if (time_of(t, before + start, end - 1 - start, &m)) {
+        if (scanner_time_of_line(t, before + start, end - 1 - start, &m)) {
             remember(t, -(int64_t)(n - start), &m);
             return;
         }

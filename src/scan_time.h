@@ -17,6 +17,7 @@
 #ifndef FL_SCAN_TIME_H
 #define FL_SCAN_TIME_H
 
+#include "buf.h"
 #include "prefix.h"
 
 #include <stdbool.h>
@@ -38,6 +39,7 @@ struct time_view {
 };
 
 struct source_time {
+    struct buf scratch;     /* a line cleaned for its prefix */
     int year;               /* for formats without one */
     bool year_probed;
     uint64_t time_from;     /* lines that start before this were looked at */
@@ -48,6 +50,13 @@ struct source_time {
 };
 
 void scanner_time_init(struct source_time *t, int current_year);
+void scanner_time_free(struct source_time *t);
+/* The time of line p[0..n) by the rule every path shares: the prefix of its first 1 KiB, cleaned
+ * (ANSI escapes out, the carriage-return segment it starts with) when it needs it. */
+bool scanner_time_of_line(struct source_time *t, const char *p, size_t n, struct line_meta *m);
+/* The same for the line [start, end) of the source, which may have begun in an earlier chunk. */
+bool scanner_time_of_span(struct source_time *t, const struct time_view *v, uint64_t start,
+                          uint64_t end, struct line_meta *m);
 /* Takes the year from the first full date in head[0..n) (the source's first bytes). */
 void scanner_time_probe_year(struct source_time *t, const char *head, size_t n);
 /* A line [ls, le) with a time of its own (in m). */
