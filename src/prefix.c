@@ -128,7 +128,7 @@ static bool parse_openmpi(const char *s, size_t len, size_t *pos, struct line_me
     if (n2 == 0 || q + n2 >= len || s[q + n2] != ']')
         return false;
     q += n2 + 1;
-    if (len - q >= 9 && (strncmp(s + q, "<stderr>:", 9) == 0 || strncmp(s + q, "<stdout>:", 9) == 0))
+    if (len - q >= 9 && (memcmp(s + q, "<stderr>:", 9) == 0 || memcmp(s + q, "<stdout>:", 9) == 0))
         q += 9;
     else
         return false;
@@ -254,7 +254,7 @@ static bool parse_syslog(const char *s, size_t len, size_t *pos, struct line_met
         return false;
     const char *mp = NULL;
     for (int i = 0; i < 12 && !mp; i++)
-        if (strncmp(s + p, months + i * 3, 3) == 0)
+        if (memcmp(s + p, months + i * 3, 3) == 0)
             mp = months + i * 3;
     if (mp == NULL)
         return false;
@@ -385,14 +385,14 @@ static void rank_in_message(const char *s, size_t len, struct line_meta *m)
 {
     size_t scan = len < 512 ? len : 512;
     for (size_t i = 0; i + 7 < scan; i++) {
-        if (s[i] == '[' && strncmp(s + i + 1, "Rank ", 5) == 0) {
+        if (s[i] == '[' && memcmp(s + i + 1, "Rank ", 5) == 0) {
             long r;
             size_t n = number(s, len, i + 6, 7, &r);
             if (n && i + 6 + n < len && s[i + 6 + n] == ']') {
                 m->rank = r;
                 return;
             }
-        } else if (s[i] == ' ' && strncmp(s + i + 1, "rank=", 5) == 0 && i >= 10 &&
+        } else if (s[i] == ' ' && memcmp(s + i + 1, "rank=", 5) == 0 && i >= 10 &&
                    memmem(s, i, "Worker", 6)) {
             long r;
             if (number(s, len, i + 6, 7, &r)) {

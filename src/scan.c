@@ -296,10 +296,16 @@ static struct time_view time_view(const struct source *so, const struct window *
                               carried ? so->carry.len : 0, carried ? so->carry_start : so->base};
 }
 
-static int cmp_ids(const void *a, const void *b)
+/* A line holds a handful of matches: insertion sort beats qsort's calls through a pointer. */
+static void sort_ids(unsigned *ids, size_t n)
 {
-    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
-    return x < y ? -1 : x > y;
+    for (size_t i = 1; i < n; i++) {
+        unsigned v = ids[i];
+        size_t j = i;
+        for (; j > 0 && ids[j - 1] > v; j--)
+            ids[j] = ids[j - 1];
+        ids[j] = v;
+    }
 }
 
 /* Whether line[0..n) holds needle (ASCII case folded when nocase). */
@@ -422,13 +428,15 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
     }
     lv.meta = so->path_meta;
     prefix_parse(lv.text, lv.len, &lv.meta, so->time.year);
-    struct line_meta own;
     struct time_view tv = time_view(so, w);
-    /* the line's own time by the rule the look-back uses too, from its start, not from what the
-     * match-focused cleaning kept */
-    scanner_time_of_span(&so->time, &tv, ls, le, &own);
-    lv.meta.ts_ms = own.ts_ms;
-    lv.meta.ts_no_year = own.ts_no_year;
+    if (lv.text != p || ls < so->base || n != (size_t)(le - ls) || n > SCANNER_TIME_PREFIX) {
+        /* the line's own time by the rule the look-back uses too, from its start, not from
+         * what the match-focused cleaning kept; a short clean line was parsed just so above */
+        struct line_meta own;
+        scanner_time_of_span(&so->time, &tv, ls, le, &own);
+        lv.meta.ts_ms = own.ts_ms;
+        lv.meta.ts_no_year = own.ts_no_year;
+    }
     if (lv.meta.ts_ms != TS_UNKNOWN) {
         scanner_time_dated(&so->time, ls, le, &lv.meta);
     } else if (nm) {
@@ -447,7 +455,7 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
             extract_progress_shape(w->chunk + (ls - so->base), (size_t)(le - ls),
                                    (size_t)(m[i].to - ls)))
             ids[nids++] = m[i].id;
-    qsort(ids, nids, sizeof *ids, cmp_ids);
+    sort_ids(ids, nids);
     for (size_t i = 0; i < nids && st == FL_OK; i++) {
         if (i && ids[i] == ids[i - 1])
             continue;

@@ -13,8 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-/* Only the start of a line holds its time: parsing at most this much keeps every path alike. */
-#define PREFIX_MAX 1024
+#define PREFIX_MAX SCANNER_TIME_PREFIX
 
 void scanner_time_init(struct source_time *t, int current_year)
 {

@@ -25,6 +25,8 @@
 #include <stdint.h>
 
 #define TIME_LOOKBACK 16384
+/* Only the start of a line holds its time: parsing at most this much keeps every path alike. */
+#define SCANNER_TIME_PREFIX 1024
 #define TIME_YEAR_PROBE 65536
 
 /* The bytes a scanner holds of a source: a chunk, and the start of the line that began before

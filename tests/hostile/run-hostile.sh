@@ -11,6 +11,9 @@ sanitized=${3:-}
 if [ -z "$sanitized" ] && nm "$fl" 2>/dev/null | grep -q '__asan_init\|__tsan_init\|__msan_init'; then
   sanitized=sanitized
 fi
+# a hang is what the limit catches: sanitizers make every run several times slower
+limit=120
+[ -n "$sanitized" ] && limit=280
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fl-hostile.XXXXXX")
 trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 out=$tmp/out.json err=$tmp/err.txt
@@ -22,7 +25,7 @@ diagnose() {
   [ -e "$tmp/stdin" ] && in=$tmp/stdin
   (
     [ -z "$sanitized" ] && ulimit -v 4000000
-    exec timeout 120 "$fl" diagnose --format json "$@" <"$in" >"$out" 2>"$err"
+    exec timeout "$limit" "$fl" diagnose --format json "$@" <"$in" >"$out" 2>"$err"
   )
   rc=$?
 }
@@ -33,7 +36,7 @@ piped() {
   shift
   (
     [ -z "$sanitized" ] && ulimit -v 4000000
-    sh -c "$gen" | timeout 120 "$fl" diagnose --format json "$@" >"$out" 2>"$err"
+    sh -c "$gen" | timeout "$limit" "$fl" diagnose --format json "$@" >"$out" 2>"$err"
   )
   rc=$?
 }
@@ -46,7 +49,7 @@ fail() {
 }
 
 check() {
-  [ "$rc" -eq 124 ] && fail "timed out after 120 s"
+  [ "$rc" -eq 124 ] && fail "timed out after $limit s"
   [ "$rc" -ge 128 ] && fail "killed by a signal (exit $rc)"
   case $rc in
     0 | 1) python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$out" 2>/dev/null ||
