@@ -147,17 +147,14 @@ void scanner_time_chunk_end(struct source_time *t, const struct time_view *v, ui
 
 void scanner_time_context(struct source_time *t, const char *before, size_t n, bool file_start)
 {
+    /* the bytes before the segment, as a chunk at offset 0 with nothing carried: a line that
+     * begins at 0 is whole only when the file starts there */
+    struct time_view v = {before, n, 0, NULL, 0, 0};
     size_t lo = n > TIME_LOOKBACK ? n - TIME_LOOKBACK : 0;
-    for (size_t end = n; end > lo;) {
-        const char *nl = end > 1 ? memrchr(before, '\n', end - 1) : NULL;
-        size_t start = nl ? (size_t)(nl - before) + 1 : 0;
-        if (start < lo || (nl == NULL && !file_start))
-            return; /* the line began before the bytes given */
-        struct line_meta m;
-        if (scanner_time_of_line(t, before + start, end - 1 - start, &m)) {
-            remember(t, -(int64_t)(n - start), &m);
-            return;
-        }
-        end = start;
-    }
+    if (!file_start && lo == 0)
+        lo = 1;
+    struct line_meta m;
+    uint64_t at;
+    if (lo < n && nearest_dated(t, &v, lo, n, &m, &at))
+        remember(t, -(int64_t)(n - at), &m);
 }
