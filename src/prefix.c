@@ -403,13 +403,15 @@ static void rank_in_message(const char *s, size_t len, struct line_meta *m)
     }
 }
 
-bool prefix_torchrun_rank(const char *line, size_t len, long *rank)
+bool prefix_torchrun_rank(const char *line, size_t len, long *rank, size_t *rest)
 {
     size_t pos = 0;
     struct line_meta m = {.rank = -1};
     if (!parse_torchrun(line, len, &pos, &m, 0))
         return false;
     *rank = m.rank;
+    if (rest)
+        *rest = pos;
     return true;
 }
 

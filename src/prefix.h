@@ -40,9 +40,10 @@ const struct prefix_format *prefix_formats(size_t *n);
  * can preset them from the file name). `year` is assumed for formats that carry none. */
 void prefix_parse(const char *line, size_t len, struct line_meta *m, int year);
 
-/* The rank of a line that starts with torchrun's "[rankN]:" or "[defaultN]:", without parsing
- * the rest: for callers that only need to tell the ranks of many lines apart. */
-bool prefix_torchrun_rank(const char *line, size_t len, long *rank);
+/* The rank of a line that starts with torchrun's "[rankN]:" or "[defaultN]:", and where the
+ * rest starts (*rest, may be NULL), without parsing it: for callers that only need to tell the
+ * ranks of many lines apart, or to look past that prefix. */
+bool prefix_torchrun_rank(const char *line, size_t len, long *rank, size_t *rest);
 
 /* Rank and host hints from a path: rank_3.log, rank3.out, attempt_0/3/stderr.log,
  * node-2/worker-5.log. */

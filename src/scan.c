@@ -354,7 +354,7 @@ static void note_steps(struct fl_scanner *s, struct source *so, const struct win
         struct line_view lv = {.src = (int)(so - s->sources), .line_no = st->line_no,
                                .meta = so->path_meta};
         long rank;
-        bool parsed = !prefix_torchrun_rank(p, n, &rank);
+        bool parsed = !prefix_torchrun_rank(p, n, &rank, NULL);
         if (parsed) {
             prefix_parse(p, n, &lv.meta, so->time.year);
             rank = lv.meta.rank;

@@ -11,6 +11,7 @@
  * of a segment inherit the time and year of the lines before them, and the merge numbers its
  * lines on from the previous segment's (scanner_merge).
  */
+#include "prefix.h"
 #include "reader.h"
 #include "scan.h"
 #include "scan_time.h"
@@ -48,16 +49,11 @@ static enum fl_status read_at(int fd, char *buf, size_t n, uint64_t at, size_t *
  * the block between two scanners, so cuts move past such lines. */
 static bool continues_block(const char *p, size_t n)
 {
-    if (n > 2 && p[0] == '[') {
-        const char *close = memchr(p, ']', n < 16 ? n : 16);
-        if (close && (size_t)(close - p) + 1 < n && close[1] == ':') {
-            n -= (size_t)(close - p) + 2;
-            p = close + 2;
-            if (n && *p == ' ') {
-                p++;
-                n--;
-            }
-        }
+    long rank;
+    size_t rest;
+    if (prefix_torchrun_rank(p, n, &rank, &rest)) {
+        p += rest;
+        n -= rest;
     }
     return n == 0 || p[0] == ' ' || p[0] == '\t' ||
            (n >= 15 && memcmp(p, "During handling", 15) == 0) ||
