@@ -88,23 +88,31 @@ static void skip_spaces(const char *s, size_t len, size_t *pos)
 }
 
 /* [rank3]: and [default3]: — torchrun's --tee / local_ranks_filter prefixes */
-static bool parse_torchrun(const char *s, size_t len, size_t *pos, struct line_meta *m, int year)
+/* "[rankN]:" or "[defaultN]:" at s[p]: where what follows starts, or 0 when it is not one. */
+static size_t torchrun_head(const char *s, size_t len, size_t p, long *rank)
 {
-    (void)year;
-    size_t p = *pos;
     size_t kw;
     if (len - p > 6 && memcmp(s + p, "[rank", 5) == 0)
         kw = 5;
     else if (len - p > 9 && memcmp(s + p, "[default", 8) == 0)
         kw = 8;
     else
-        return false;
-    long r;
-    size_t n = number(s, len, p + kw, 7, &r);
+        return 0;
+    size_t n = number(s, len, p + kw, 7, rank);
     if (n == 0 || p + kw + n + 1 >= len || s[p + kw + n] != ']' || s[p + kw + n + 1] != ':')
+        return 0;
+    return p + kw + n + 2;
+}
+
+static bool parse_torchrun(const char *s, size_t len, size_t *pos, struct line_meta *m, int year)
+{
+    (void)year;
+    long r;
+    size_t end = torchrun_head(s, len, *pos, &r);
+    if (end == 0)
         return false;
     m->rank = r;
-    *pos = p + kw + n + 2;
+    *pos = end;
     /* one separating space at most: the line's own indentation (traceback frames, py-spy
      * frames) follows and must survive */
     if (*pos < len && s[*pos] == ' ')
@@ -405,13 +413,11 @@ static void rank_in_message(const char *s, size_t len, struct line_meta *m)
 
 bool prefix_torchrun_rank(const char *line, size_t len, long *rank, size_t *rest)
 {
-    size_t pos = 0;
-    struct line_meta m = {.rank = -1};
-    if (!parse_torchrun(line, len, &pos, &m, 0))
+    size_t end = torchrun_head(line, len, 0, rank);
+    if (end == 0)
         return false;
-    *rank = m.rank;
     if (rest)
-        *rest = pos;
+        *rest = end < len && line[end] == ' ' ? end + 1 : end;
     return true;
 }
 

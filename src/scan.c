@@ -58,7 +58,10 @@ struct source {
 
 /* A step line deferred to the end of its chunk (note_steps). */
 struct step {
-    uint64_t start, end, line_no;
+    uint64_t start, end;
+    long rank;     /* note_steps' */
+    bool torchrun; /* the rank is the torchrun prefix's */
+    bool kept;     /* the last step line of its rank in the chunk */
 };
 
 struct source_error_rec {
@@ -340,47 +343,54 @@ static void count_lines_to(struct source *so, const struct window *w, uint64_t l
 
 /* Step lines are the commonest match by far, and all one tells is that its rank was still
  * training there, and when: only the last one of each rank matters. So they are not handled as
- * they come but kept (offsets only) until the end of the chunk, when note_steps reads them
- * newest first and parses the prefix of one line per rank. */
+ * they come but kept (offsets only) until the end of the chunk, or until a line before which
+ * they must be numbered: note_steps reads them newest first to find the last line of each rank,
+ * then numbers and parses those few lines in order, so that counting newlines stays one pass. */
 static void note_steps(struct fl_scanner *s, struct source *so, const struct window *w)
 {
     long ranks[STEP_RANKS_MAX];
-    size_t nranks = 0;
-    unsigned long skipped = 0;
+    size_t nranks = 0, nkept = 0;
     for (size_t k = s->nsteps; k-- > 0;) {
-        const struct step *st = &s->steps[k];
+        struct step *st = &s->steps[k];
         const char *p = w->chunk + (st->start - so->base);
         size_t n = (size_t)(st->end - st->start);
-        struct line_view lv = {.src = (int)(so - s->sources), .line_no = st->line_no,
-                               .meta = so->path_meta};
-        long rank;
-        bool parsed = !prefix_torchrun_rank(p, n, &rank, NULL);
-        if (parsed) {
-            prefix_parse(p, n, &lv.meta, so->time.year);
-            rank = lv.meta.rank;
+        if (!prefix_torchrun_rank(p, n, &st->rank, NULL)) {
+            struct line_meta m = so->path_meta;
+            prefix_parse(p, n, &m, so->time.year);
+            st->rank = m.rank;
+            st->torchrun = false;
+        } else {
+            st->torchrun = true;
         }
         size_t r = 0;
-        while (r < nranks && ranks[r] != rank)
+        while (r < nranks && ranks[r] != st->rank)
             r++;
-        if (r < nranks) {
-            skipped++;
+        st->kept = r == nranks;
+        if (!st->kept)
             continue;
-        }
         if (nranks < STEP_RANKS_MAX)
-            ranks[nranks++] = rank;
-        if (!parsed) {
-            /* a step line is its torchrun prefix's rank's, whatever prefixes follow: the rank
-             * told apart above must be the one recorded, or which lines count would depend on
-             * where chunks end */
-            prefix_parse(p, n, &lv.meta, so->time.year);
-            lv.meta.rank = rank;
-        }
-        note_rank(s, lv.meta.rank);
-        extract_note_progress(&s->x, &lv, skipped + 1);
-        skipped = 0;
+            ranks[nranks++] = st->rank;
+        nkept++;
     }
-    if (skipped)
-        extract_note_progress(&s->x, NULL, skipped);
+    for (size_t k = 0; k < s->nsteps; k++) {
+        const struct step *st = &s->steps[k];
+        if (!st->kept)
+            continue;
+        count_lines_to(so, w, st->start);
+        const char *p = w->chunk + (st->start - so->base);
+        struct line_view lv = {.src = (int)(so - s->sources), .line_no = so->lines + 1,
+                               .meta = so->path_meta};
+        prefix_parse(p, (size_t)(st->end - st->start), &lv.meta, so->time.year);
+        /* a step line is its torchrun prefix's rank's, whatever prefixes follow: the rank told
+         * apart above must be the one recorded, or which lines count would depend on where
+         * chunks end */
+        if (st->torchrun)
+            lv.meta.rank = st->rank;
+        note_rank(s, lv.meta.rank);
+        extract_note_progress(&s->x, &lv, 1);
+    }
+    if (s->nsteps > nkept)
+        extract_note_progress(&s->x, NULL, s->nsteps - nkept);
     s->nsteps = 0;
 }
 
@@ -395,11 +405,10 @@ static void defer_step(struct fl_scanner *s, struct source *so, const struct win
     so->next_line = le + 1;
     if (!step)
         return;
-    count_lines_to(so, w, ls);
     if (s->nsteps == STEPS_MAX)
         note_steps(s, so, w);
     if (GROW(s->steps, s->steps_cap, s->nsteps, STEPS_MAX) == FL_OK)
-        s->steps[s->nsteps++] = (struct step){ls, le, so->lines + 1};
+        s->steps[s->nsteps++] = (struct step){.start = ls, .end = le};
 }
 
 /* Handles one line [ls, le) and the matches m[0..nm) that end in it. */
@@ -508,10 +517,12 @@ static enum fl_status process(struct fl_scanner *s, struct source *so, const str
         size_t j = i;
         while (j < np && so->pending[j].to - 1 <= le)
             j++;
-        if (!follow && ls >= so->base && only_progress(s, so->pending + i, j - i))
+        if (!follow && ls >= so->base && only_progress(s, so->pending + i, j - i)) {
             defer_step(s, so, w, ls, le, so->pending + i, j - i);
-        else
+        } else {
+            note_steps(s, so, w); /* numbers its lines before this line moves the count on */
             st = handle_line(s, so, w, ls, le, so->pending + i, j - i);
+        }
         i = j;
     }
     note_steps(s, so, w);
