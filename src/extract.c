@@ -43,8 +43,10 @@ static const struct builtin_pattern builtins[] = {
     {BUILTIN_VERSION, "GPU 0: NVIDIA ", 0, "GPU 0: (?<gpu_name>NVIDIA [^(\\n]*[^ (\\n])"},
     /* Step lines are the commonest match by far: the two commonest forms go to Vectorscan as
      * plain literals, which it reports several times more cheaply than regexes, and
-     * extract_progress_shape checks what follows them. */
-    {BUILTIN_PROGRESS, " iteration ", 0, NULL},
+     * extract_progress_shape checks what follows them. Megatron's line also says "per
+     * iteration (ms)": the one character class, which Vectorscan expands into ten literals,
+     * keeps that second report off every step line. */
+    {BUILTIN_PROGRESS, " iteration [ 1-9]", 0, NULL},
     {BUILTIN_PROGRESS, "\\{'loss': ", 0, NULL},
     {BUILTIN_PROGRESS, "step=[0-9]+, skipped=[0-9]+|Epoch [0-9]+: +[0-9]+%\\|", 0, NULL},
     {BUILTIN_WATCHDOG_SEQ, "WorkNCCL\\(SeqNum=[0-9]+, OpType=", 0,
@@ -318,10 +320,10 @@ static size_t skip_digits(const char *s, size_t n, size_t i)
 bool extract_progress_shape(const char *line, size_t n, size_t end)
 {
     static const char iteration[] = " iteration ", loss[] = "{'loss': ";
-    if (end >= sizeof iteration - 1 && end <= n &&
-        memcmp(line + end - (sizeof iteration - 1), iteration, sizeof iteration - 1) == 0) {
-        /* Megatron: "iteration {:8d}/{:8d} |" */
-        size_t i = end;
+    if (end >= sizeof iteration && end <= n &&
+        memcmp(line + end - sizeof iteration, iteration, sizeof iteration - 1) == 0) {
+        /* Megatron: "iteration {:8d}/{:8d} |"; the match ends after the first space or digit */
+        size_t i = end - 1;
         while (i < n && line[i] == ' ')
             i++;
         size_t j = skip_digits(line, n, i);

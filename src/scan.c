@@ -420,6 +420,8 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
     size_t n;
     uint64_t at = nm ? (m[0].to > ls ? m[0].to - 1 : ls) : UINT64_MAX;
     size_t focus = line_bytes(s, so, w, ls, le, at, &p, &n);
+    /* the whole line as read, for the shape of step lines; NULL when it was cut */
+    const char *whole = n == (size_t)(le - ls) ? p : NULL;
     if (n > LINE_CAP) {
         size_t start = focus > LINE_CAP - 1024 ? focus - (LINE_CAP - 1024) : 0;
         p += start;
@@ -460,9 +462,8 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
     unsigned ids[64];
     size_t nids = 0;
     for (size_t i = 0; i < nm && nids < 64; i++)
-        if (s->kb->patterns[m[i].id].builtin != BUILTIN_PROGRESS || ls < so->base ||
-            extract_progress_shape(w->chunk + (ls - so->base), (size_t)(le - ls),
-                                   (size_t)(m[i].to - ls)))
+        if (s->kb->patterns[m[i].id].builtin != BUILTIN_PROGRESS || whole == NULL ||
+            extract_progress_shape(whole, (size_t)(le - ls), (size_t)(m[i].to - ls)))
             ids[nids++] = m[i].id;
     sort_ids(ids, nids);
     for (size_t i = 0; i < nids && st == FL_OK; i++) {

@@ -142,10 +142,39 @@ static void chained_exceptions(void **state)
     fl_scanner_free(s);
 }
 
+/* Megatron's step line says "iteration" twice; only the step counts, once per line. */
+static void step_lines_counted_once(void **state)
+{
+    (void)state;
+    static const char *steps =
+        "[rank7]: [2024-05-01 10:00:01] iteration        1/  500000 | consumed samples:          256 | elapsed time per iteration (ms): 1201.4 | lm loss: 1.1E+01 |\n"
+        "[rank7]: [2024-05-01 10:00:02] iteration 12345678/99999999 | consumed samples:   3160493568 | elapsed time per iteration (ms): 1201.4 | lm loss: 1.1E+01 |\n"
+        "[rank0]:{'loss': 2.3179, 'grad_norm': 0.4053993845992882, 'learning_rate': 0.0001, 'epoch': 0.24}\n"
+        "[rank0]: checkpointing every iteration is slow; elapsed time per iteration (ms) is high\n"
+        "[rank0]:{'loss': nan, 'grad_norm': 0.4}\n";
+    size_t sizes[] = {1, 13, 64, 4096};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        struct fl_scanner *s;
+        assert_int_equal(fl_scanner_new(kb, NULL, &s), FL_OK);
+        int src;
+        assert_int_equal(fl_scanner_open_source(s, "train.log", &src), FL_OK);
+        size_t n = strlen(steps);
+        for (size_t i = 0; i < n; i += sizes[k])
+            assert_int_equal(fl_scanner_feed(s, src, steps + i, n - i < sizes[k] ? n - i : sizes[k]), FL_OK);
+        struct fl_report *r;
+        assert_int_equal(fl_scanner_finish(s, &r), FL_OK);
+        fl_scanner_free(s);
+        assert_non_null(facts_get(&r->facts, "progress_lines"));
+        assert_string_equal(facts_get(&r->facts, "progress_lines"), "3");
+        fl_report_free(r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_result_for_any_chunking), cmocka_unit_test(facts_extracted),
+        cmocka_unit_test(step_lines_counted_once),
         cmocka_unit_test(healthy_log_has_no_diagnosis), cmocka_unit_test(unclassified_exception), cmocka_unit_test(chained_exceptions),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
