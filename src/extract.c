@@ -543,9 +543,6 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
         if (run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) > 0)
             return captures_to_facts(x, code_of(x, kb, pattern), lv->msg);
         return FL_OK;
-    case BUILTIN_PROGRESS:
-        extract_note_progress(x, lv, 1);
-        return FL_OK;
     case BUILTIN_WATCHDOG_SEQ:
         note_seqnum(x, kb, pattern, lv);
         return FL_OK;

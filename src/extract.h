@@ -120,7 +120,8 @@ void extractor_free(struct extractor *x);
 
 /* The exception with this seq, or NULL. */
 const struct exception_event *extract_exception(const struct extractor *x, uint64_t seq);
-/* A built-in pattern matched this line. */
+/* A built-in pattern matched this line (not a step line: the scanner notes those with
+ * extract_note_progress). */
 enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int pattern,
                                 const struct line_view *lv);
 /* Runs a KB signal's PCRE2 on the line: false when it does not match (a prefiltered pattern

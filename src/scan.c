@@ -30,7 +30,7 @@
 #define PENDING_MAX 65536
 #define SEEN_RANKS_MAX 65536
 #define SEGMENT_BYTES_DEFAULT (64u << 20)
-#define STEPS_MAX 65536      /* step lines kept before note_steps runs early */
+#define STEPS_MAX 65536      /* step matches kept per chunk; beyond, they go through process() */
 #define STEP_RANKS_MAX 64    /* ranks told apart per chunk; beyond, every step line is noted */
 
 struct match {
@@ -56,12 +56,12 @@ struct source {
     uint64_t segment_lines; /* lines at the end of the segment */
 };
 
-/* A step line deferred to the end of its chunk (note_steps). */
+/* A step line's match, kept for note_steps: every step line lies whole in its chunk. */
 struct step {
-    uint64_t start, end;
-    long rank;     /* note_steps' */
-    bool torchrun; /* the rank is the torchrun prefix's */
-    bool kept;     /* the last step line of its rank in the chunk */
+    uint64_t to;    /* where the match ends */
+    uint64_t start; /* note_steps': where its line starts */
+    long rank;      /* note_steps' */
+    bool kept;      /* the last step line of its rank among those noted together */
 };
 
 struct source_error_rec {
@@ -80,8 +80,12 @@ struct fl_scanner {
     struct extractor x;
     struct correlator corr;
     struct buf line, clean;
-    struct step *steps;     /* the step lines of the chunk being processed */
+    struct step *steps;     /* the step matches of the chunk being scanned */
     size_t nsteps, steps_cap;
+    size_t steps_noted;     /* steps[0..steps_noted) are noted */
+    /* the chunk's first and last '\n': a match ending in (steps_from, steps_to] lies in a line
+     * whole in the chunk; steps_from is UINT64_MAX when no chunk is being scanned */
+    uint64_t steps_from, steps_to;
     uint64_t bytes;
     int year;               /* the current year, for sources without one (scan_time.h) */
     long *ranks;
@@ -105,6 +109,7 @@ enum fl_status fl_scanner_new(const struct fl_kb *kb, const struct fl_scan_optio
         s->opts.max_evidence = 8;
     buf_init(&s->line, 2 * LINE_CAP);
     buf_init(&s->clean, 2 * LINE_CAP);
+    s->steps_from = UINT64_MAX;
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
@@ -220,6 +225,12 @@ static int on_match(unsigned id, unsigned long long from, unsigned long long to,
     (void)flags;
     struct fl_scanner *s = ctx;
     struct source *so = s->cur;
+    /* a step line whole in the chunk goes to note_steps, never through process() */
+    if (s->kb->patterns[id].builtin == BUILTIN_PROGRESS && to > s->steps_from &&
+        to <= s->steps_to && GROW(s->steps, s->steps_cap, s->nsteps, STEPS_MAX) == FL_OK) {
+        s->steps[s->nsteps++] = (struct step){.to = to};
+        return 0;
+    }
     if (GROW(so->pending, so->pending_cap, so->npending, PENDING_MAX) != FL_OK) {
         s->dropped++;
         return 0;
@@ -323,14 +334,6 @@ static bool holds(const char *line, size_t n, const char *needle, bool nocase)
     return false;
 }
 
-static bool only_progress(const struct fl_scanner *s, const struct match *m, size_t nm)
-{
-    for (size_t i = 0; i < nm; i++)
-        if (s->kb->patterns[m[i].id].builtin != BUILTIN_PROGRESS)
-            return false;
-    return nm > 0;
-}
-
 /* Line numbers: counts the newlines between the last count and ls. */
 static void count_lines_to(struct source *so, const struct window *w, uint64_t ls)
 {
@@ -341,74 +344,89 @@ static void count_lines_to(struct source *so, const struct window *w, uint64_t l
     }
 }
 
-/* Step lines are the commonest match by far, and all one tells is that its rank was still
- * training there, and when: only the last one of each rank matters. So they are not handled as
- * they come but kept (offsets only) until the end of the chunk, or until a line before which
- * they must be numbered: note_steps reads them newest first to find the last line of each rank,
- * then numbers and parses those few lines in order, so that counting newlines stays one pass. */
-static void note_steps(struct fl_scanner *s, struct source *so, const struct window *w)
+/* The rank a step line counts for: its torchrun prefix's when it has one, whatever prefixes
+ * follow (which lines are told apart as one rank's must not depend on where chunks end). */
+static long step_rank(const struct source *so, const char *p, size_t n)
 {
+    long rank;
+    if (prefix_torchrun_rank(p, n, &rank, NULL))
+        return rank;
+    struct line_meta m = so->path_meta;
+    prefix_parse(p, n, &m, so->time.year);
+    return m.rank;
+}
+
+/* Notes the step line [ls, le), numbered so->lines + 1, as rank's, with its own time: the
+ * same record whether note_steps or handle_line notes it. */
+static void note_step(struct fl_scanner *s, struct source *so, const struct window *w,
+                      uint64_t ls, uint64_t le, long rank)
+{
+    struct line_view lv = {.src = (int)(so - s->sources), .line_no = so->lines + 1,
+                           .meta = so->path_meta};
+    struct time_view tv = time_view(so, w);
+    struct line_meta own = so->path_meta;
+    scanner_time_of_span(&so->time, &tv, ls, le, &own);
+    lv.meta.rank = rank;
+    lv.meta.ts_ms = own.ts_ms;
+    lv.meta.ts_no_year = own.ts_no_year;
+    note_rank(s, rank);
+    extract_note_progress(&s->x, &lv, 1);
+}
+
+/* Step lines are the commonest match by far, and all one tells is that its rank was still
+ * training there, and when: only the last one of each rank matters. So the match callback
+ * only keeps where they end, and note_steps reads them newest first, finding each one's line
+ * start and rank, to number and parse only the last line of each rank, in order. It runs at
+ * the end of the chunk, and before a line after them is handled (counting newlines is one pass
+ * forward): it notes the steps that end before `before`. */
+static void note_steps(struct fl_scanner *s, struct source *so, const struct window *w,
+                       uint64_t before)
+{
+    size_t lo = s->steps_noted, hi = lo;
+    while (hi < s->nsteps && s->steps[hi].to <= before)
+        hi++;
+    if (hi == lo)
+        return;
+    s->steps_noted = hi;
+    const char *end = w->chunk + (s->steps_to - so->base); /* the chunk's last '\n' */
     long ranks[STEP_RANKS_MAX];
-    size_t nranks = 0, nkept = 0;
-    for (size_t k = s->nsteps; k-- > 0;) {
+    size_t nranks = 0;
+    unsigned long lines = 0, kept = 0;
+    uint64_t counted = UINT64_MAX; /* the start of the last line counted */
+    for (size_t k = hi; k-- > lo;) {
         struct step *st = &s->steps[k];
+        const char *at = w->chunk + (st->to - so->base);
+        const char *nl = memrchr(w->chunk, '\n', (size_t)(at - w->chunk));
+        st->start = nl ? so->base + (uint64_t)(nl + 1 - w->chunk) : so->base;
+        st->kept = false;
         const char *p = w->chunk + (st->start - so->base);
-        size_t n = (size_t)(st->end - st->start);
-        if (!prefix_torchrun_rank(p, n, &st->rank, NULL)) {
-            struct line_meta m = so->path_meta;
-            prefix_parse(p, n, &m, so->time.year);
-            st->rank = m.rank;
-            st->torchrun = false;
-        } else {
-            st->torchrun = true;
-        }
+        if (st->start == counted || !extract_progress_shape(p, (size_t)(end - p), (size_t)(at - p)))
+            continue; /* a second match on a counted line, or not a step line's shape */
+        counted = st->start;
+        lines++;
+        const char *le = memchr(p, '\n', (size_t)(end - p) + 1);
+        st->rank = step_rank(so, p, (size_t)(le - p));
         size_t r = 0;
         while (r < nranks && ranks[r] != st->rank)
             r++;
-        st->kept = r == nranks;
-        if (!st->kept)
+        if (r < nranks)
             continue;
         if (nranks < STEP_RANKS_MAX)
             ranks[nranks++] = st->rank;
-        nkept++;
+        st->kept = true;
+        kept++;
     }
-    for (size_t k = 0; k < s->nsteps; k++) {
+    for (size_t k = lo; k < hi; k++) {
         const struct step *st = &s->steps[k];
         if (!st->kept)
             continue;
         count_lines_to(so, w, st->start);
         const char *p = w->chunk + (st->start - so->base);
-        struct line_view lv = {.src = (int)(so - s->sources), .line_no = so->lines + 1,
-                               .meta = so->path_meta};
-        prefix_parse(p, (size_t)(st->end - st->start), &lv.meta, so->time.year);
-        /* a step line is its torchrun prefix's rank's, whatever prefixes follow: the rank told
-         * apart above must be the one recorded, or which lines count would depend on where
-         * chunks end */
-        if (st->torchrun)
-            lv.meta.rank = st->rank;
-        note_rank(s, lv.meta.rank);
-        extract_note_progress(&s->x, &lv, 1);
+        const char *le = memchr(p, '\n', (size_t)(end - p) + 1);
+        note_step(s, so, w, st->start, so->base + (uint64_t)(le - w->chunk), st->rank);
     }
-    if (s->nsteps > nkept)
-        extract_note_progress(&s->x, NULL, s->nsteps - nkept);
-    s->nsteps = 0;
-}
-
-/* Keeps the step line [ls, le) for note_steps, when one of its matches has a step line's shape. */
-static void defer_step(struct fl_scanner *s, struct source *so, const struct window *w,
-                       uint64_t ls, uint64_t le, const struct match *m, size_t nm)
-{
-    const char *p = w->chunk + (ls - so->base);
-    bool step = false;
-    for (size_t i = 0; i < nm && !step; i++)
-        step = extract_progress_shape(p, (size_t)(le - ls), (size_t)(m[i].to - ls));
-    so->next_line = le + 1;
-    if (!step)
-        return;
-    if (s->nsteps == STEPS_MAX)
-        note_steps(s, so, w);
-    if (GROW(s->steps, s->steps_cap, s->nsteps, STEPS_MAX) == FL_OK)
-        s->steps[s->nsteps++] = (struct step){.start = ls, .end = le};
+    if (lines > kept)
+        extract_note_progress(&s->x, NULL, lines - kept);
 }
 
 /* Handles one line [ls, le) and the matches m[0..nm) that end in it. */
@@ -461,10 +479,15 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
     bool matched_any = false; /* atoms and prefilters that PCRE2 or memmem turn down do not count */
     unsigned ids[64];
     size_t nids = 0;
-    for (size_t i = 0; i < nm && nids < 64; i++)
-        if (s->kb->patterns[m[i].id].builtin != BUILTIN_PROGRESS || whole == NULL ||
-            extract_progress_shape(whole, (size_t)(le - ls), (size_t)(m[i].to - ls)))
+    bool step = false;
+    for (size_t i = 0; i < nm; i++) {
+        if (s->kb->patterns[m[i].id].builtin == BUILTIN_PROGRESS)
+            step |= whole == NULL || extract_progress_shape(whole, (size_t)(le - ls), (size_t)(m[i].to - ls));
+        else if (nids < 64)
             ids[nids++] = m[i].id;
+    }
+    if (step)
+        note_step(s, so, w, ls, le, whole ? step_rank(so, whole, (size_t)(le - ls)) : lv.meta.rank);
     sort_ids(ids, nids);
     for (size_t i = 0; i < nids && st == FL_OK; i++) {
         if (i && ids[i] == ids[i - 1])
@@ -518,15 +541,12 @@ static enum fl_status process(struct fl_scanner *s, struct source *so, const str
         size_t j = i;
         while (j < np && so->pending[j].to - 1 <= le)
             j++;
-        if (!follow && ls >= so->base && only_progress(s, so->pending + i, j - i)) {
-            defer_step(s, so, w, ls, le, so->pending + i, j - i);
-        } else {
-            note_steps(s, so, w); /* numbers its lines before this line moves the count on */
-            st = handle_line(s, so, w, ls, le, so->pending + i, j - i);
-        }
+        note_steps(s, so, w, ls); /* numbers the step lines before this line moves the count on */
+        st = handle_line(s, so, w, ls, le, so->pending + i, j - i);
         i = j;
     }
-    note_steps(s, so, w);
+    note_steps(s, so, w, UINT64_MAX);
+    s->nsteps = s->steps_noted = 0;
     if (i > 0)
         memmove(so->pending, so->pending + i, (np - i) * sizeof *so->pending);
     so->npending = np - i;
@@ -572,7 +592,12 @@ enum fl_status fl_scanner_feed(struct fl_scanner *s, int src, const void *buf, s
     while (len > 0 && st == FL_OK) {
         size_t n = len < (1u << 30) ? len : (1u << 30);
         s->cur = so;
-        if (hs_scan_stream(so->stream, p, (unsigned)n, 0, s->scratch, on_match, s) != HS_SUCCESS)
+        const char *first = memchr(p, '\n', n), *last = first ? memrchr(p, '\n', n) : NULL;
+        s->steps_from = first ? so->base + (uint64_t)(first - p) : 0;
+        s->steps_to = last ? so->base + (uint64_t)(last - p) : 0;
+        hs_error_t err = hs_scan_stream(so->stream, p, (unsigned)n, 0, s->scratch, on_match, s);
+        s->steps_from = UINT64_MAX; /* matches at the end of the stream go to process() */
+        if (err != HS_SUCCESS)
             return FL_ERR_INTERNAL;
         struct window w = {p, n};
         st = process(s, so, &w);

@@ -170,11 +170,65 @@ static void step_lines_counted_once(void **state)
     }
 }
 
+/* The JSON report of log fed in pieces of `chunk` bytes (malloc'd). */
+static char *report_json(const char *log, size_t chunk)
+{
+    struct fl_scanner *s;
+    assert_int_equal(fl_scanner_new(kb, NULL, &s), FL_OK);
+    int src;
+    assert_int_equal(fl_scanner_open_source(s, "train.log", &src), FL_OK);
+    size_t n = strlen(log);
+    for (size_t i = 0; i < n; i += chunk)
+        assert_int_equal(fl_scanner_feed(s, src, log + i, n - i < chunk ? n - i : chunk), FL_OK);
+    struct fl_report *r;
+    assert_int_equal(fl_scanner_finish(s, &r), FL_OK);
+    fl_scanner_free(s);
+    char *json = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&json, &len);
+    assert_non_null(f);
+    struct fl_report_options o = {.format = FL_FORMAT_JSON};
+    assert_int_equal(fl_report_write(r, &o, f), FL_OK);
+    fclose(f);
+    fl_report_free(r);
+    return json;
+}
+
+/* Step lines are noted on two paths (whole in a chunk, or begun in the one before, or sharing
+ * the line with another match): each rank's last step, its time and the count must not depend
+ * on which one a line takes. */
+static void step_lines_same_for_any_chunking(void **state)
+{
+    (void)state;
+    static const char *log =
+        "[rank0]: [2024-05-01 10:00:01] iteration        1/  500000 | elapsed time per iteration (ms): 1.0 | number of nan iterations:   0 |\n"
+        "[rank1]: [2024-05-01 10:00:01] iteration        1/  500000 | elapsed time per iteration (ms): 1.0 | number of nan iterations:   0 |\n"
+        "[rank2]: [2024-05-01 10:00:01] iteration        1/  500000 | elapsed time per iteration (ms): 1.0 | number of nan iterations:   0 |\n"
+        "[rank3]: [2024-05-01 10:00:01] iteration        1/  500000 | elapsed time per iteration (ms): 1.0 | number of nan iterations:   0 |\n"
+        "[rank2]: [2024-05-01 10:00:02] iteration        2/  500000 | elapsed time per iteration (ms): 1.0 |\r number of nan iterations:   0 |\n"
+        "[rank3]: [2024-05-01 10:00:03] saving checkpoint\n"
+        "[rank3]: iteration        2/  500000 | elapsed time per iteration (ms): 1.0 | number of nan iterations:   0 |\n"
+        "[rank0]: [2024-05-01 12:00:02] iteration        2/  500000 | elapsed time per iteration (ms): 1.0 | number of nan iterations:   1 |\n"
+        "[rank1]:{'loss': 2.0830, 'grad_norm': 0.55, 'epoch': 0.08}\n"
+        "[rank1]: [2024-05-01 12:00:05] iteration        2/  500000 | elapsed time per iteration (ms): 1.0 | number of nan iterations:   0 |\n"
+        "[rank0]: [2024-05-01 12:00:06] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n";
+    char *want = report_json(log, 1 << 20);
+    assert_non_null(strstr(want, "\"progress_lines\": \"9\""));
+    assert_non_null(strstr(want, "\"progress_stalled_rank\": \"2\""));
+    size_t sizes[] = {1, 5, 13, 64, 100, 333};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        char *got = report_json(log, sizes[k]);
+        assert_string_equal(got, want);
+        free(got);
+    }
+    free(want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_result_for_any_chunking), cmocka_unit_test(facts_extracted),
-        cmocka_unit_test(step_lines_counted_once),
+        cmocka_unit_test(step_lines_counted_once), cmocka_unit_test(step_lines_same_for_any_chunking),
         cmocka_unit_test(healthy_log_has_no_diagnosis), cmocka_unit_test(unclassified_exception), cmocka_unit_test(chained_exceptions),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
