@@ -345,14 +345,17 @@ static void count_lines_to(struct source *so, const struct window *w, uint64_t l
 }
 
 /* The rank a step line counts for: its torchrun prefix's when it has one, whatever prefixes
- * follow (which lines are told apart as one rank's must not depend on where chunks end). */
+ * follow (which lines are told apart as one rank's must not depend on where chunks end).
+ * p[0..n) holds the line, and may go on past its '\n': the torchrun prefix is told without
+ * looking for the line's end. */
 static long step_rank(const struct source *so, const char *p, size_t n)
 {
     long rank;
     if (prefix_torchrun_rank(p, n, &rank, NULL))
         return rank;
+    const char *le = memchr(p, '\n', n);
     struct line_meta m = so->path_meta;
-    prefix_parse(p, n, &m, so->time.year);
+    prefix_parse(p, le ? (size_t)(le - p) : n, &m, so->time.year);
     return m.rank;
 }
 
@@ -404,8 +407,7 @@ static void note_steps(struct fl_scanner *s, struct source *so, const struct win
             continue; /* a second match on a counted line, or not a step line's shape */
         counted = st->start;
         lines++;
-        const char *le = memchr(p, '\n', (size_t)(end - p) + 1);
-        st->rank = step_rank(so, p, (size_t)(le - p));
+        st->rank = step_rank(so, p, (size_t)(end - p));
         size_t r = 0;
         while (r < nranks && ranks[r] != st->rank)
             r++;
