@@ -224,11 +224,30 @@ static void step_lines_same_for_any_chunking(void **state)
     free(want);
 }
 
+/* More step lines in one chunk than either the step list or the pending matches hold alone:
+ * none may be dropped. */
+static void many_step_lines_in_one_chunk(void **state)
+{
+    (void)state;
+    static const char line[] = "{'loss': 1.5}\n";
+    size_t n = 100000, len = n * (sizeof line - 1);
+    char *log = malloc(len + 1);
+    assert_non_null(log);
+    for (size_t i = 0; i < n; i++)
+        memcpy(log + i * (sizeof line - 1), line, sizeof line - 1);
+    log[len] = '\0';
+    char *json = report_json(log, len);
+    assert_non_null(strstr(json, "\"progress_lines\": \"100000\""));
+    free(json);
+    free(log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_result_for_any_chunking), cmocka_unit_test(facts_extracted),
         cmocka_unit_test(step_lines_counted_once), cmocka_unit_test(step_lines_same_for_any_chunking),
+        cmocka_unit_test(many_step_lines_in_one_chunk),
         cmocka_unit_test(healthy_log_has_no_diagnosis), cmocka_unit_test(unclassified_exception), cmocka_unit_test(chained_exceptions),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
