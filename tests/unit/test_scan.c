@@ -43,19 +43,25 @@ static int teardown(void **state)
     return 0;
 }
 
-static struct fl_report *scan_in_chunks(size_t chunk)
+/* The report of log, read from a source called name in pieces of `chunk` bytes. */
+static struct fl_report *scan_log(const char *log, const char *name, size_t chunk)
 {
     struct fl_scanner *s;
     assert_int_equal(fl_scanner_new(kb, NULL, &s), FL_OK);
     int src;
-    assert_int_equal(fl_scanner_open_source(s, "job/rank_9.log", &src), FL_OK);
-    size_t n = strlen(LOG);
+    assert_int_equal(fl_scanner_open_source(s, name, &src), FL_OK);
+    size_t n = strlen(log);
     for (size_t i = 0; i < n; i += chunk)
-        assert_int_equal(fl_scanner_feed(s, src, LOG + i, n - i < chunk ? n - i : chunk), FL_OK);
+        assert_int_equal(fl_scanner_feed(s, src, log + i, n - i < chunk ? n - i : chunk), FL_OK);
     struct fl_report *r;
     assert_int_equal(fl_scanner_finish(s, &r), FL_OK);
     fl_scanner_free(s);
     return r;
+}
+
+static struct fl_report *scan_in_chunks(size_t chunk)
+{
+    return scan_log(LOG, "job/rank_9.log", chunk);
 }
 
 static void same_result_for_any_chunking(void **state)
@@ -154,16 +160,7 @@ static void step_lines_counted_once(void **state)
         "[rank0]:{'loss': nan, 'grad_norm': 0.4}\n";
     size_t sizes[] = {1, 13, 64, 4096};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
-        struct fl_scanner *s;
-        assert_int_equal(fl_scanner_new(kb, NULL, &s), FL_OK);
-        int src;
-        assert_int_equal(fl_scanner_open_source(s, "train.log", &src), FL_OK);
-        size_t n = strlen(steps);
-        for (size_t i = 0; i < n; i += sizes[k])
-            assert_int_equal(fl_scanner_feed(s, src, steps + i, n - i < sizes[k] ? n - i : sizes[k]), FL_OK);
-        struct fl_report *r;
-        assert_int_equal(fl_scanner_finish(s, &r), FL_OK);
-        fl_scanner_free(s);
+        struct fl_report *r = scan_log(steps, "train.log", sizes[k]);
         assert_non_null(facts_get(&r->facts, "progress_lines"));
         assert_string_equal(facts_get(&r->facts, "progress_lines"), "3");
         fl_report_free(r);
@@ -173,16 +170,7 @@ static void step_lines_counted_once(void **state)
 /* The JSON report of log fed in pieces of `chunk` bytes (malloc'd). */
 static char *report_json(const char *log, size_t chunk)
 {
-    struct fl_scanner *s;
-    assert_int_equal(fl_scanner_new(kb, NULL, &s), FL_OK);
-    int src;
-    assert_int_equal(fl_scanner_open_source(s, "train.log", &src), FL_OK);
-    size_t n = strlen(log);
-    for (size_t i = 0; i < n; i += chunk)
-        assert_int_equal(fl_scanner_feed(s, src, log + i, n - i < chunk ? n - i : chunk), FL_OK);
-    struct fl_report *r;
-    assert_int_equal(fl_scanner_finish(s, &r), FL_OK);
-    fl_scanner_free(s);
+    struct fl_report *r = scan_log(log, "train.log", chunk);
     char *json = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&json, &len);
