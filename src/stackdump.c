@@ -47,13 +47,19 @@ static void block_free(struct stack_block *b)
     b->nframes = 0;
 }
 
+static void stack_free_frames(struct stack *s)
+{
+    for (size_t j = 0; j < s->nframes; j++)
+        free(s->frames[j]);
+    free(s->frames);
+    s->frames = NULL;
+    s->nframes = 0;
+}
+
 void stacks_free(struct stacks *st)
 {
-    for (size_t i = 0; i < st->n; i++) {
-        for (size_t j = 0; j < st->items[i].nframes; j++)
-            free(st->items[i].frames[j]);
-        free(st->items[i].frames);
-    }
+    for (size_t i = 0; i < st->n; i++)
+        stack_free_frames(&st->items[i]);
     free(st->items);
     for (size_t i = 0; i < st->nopen; i++)
         block_free(&st->open[i]);
@@ -92,9 +98,7 @@ static void commit(struct stacks *st, struct stack_block *b)
         s->rank = b->rank;
         memcpy(s->host, b->host, HOST_MAX);
     } else {
-        for (size_t j = 0; j < s->nframes; j++)
-            free(s->frames[j]);
-        free(s->frames);
+        stack_free_frames(s);
     }
     s->frames = malloc(b->nframes * sizeof *s->frames);
     if (s->frames == NULL) {
@@ -229,15 +233,6 @@ void stacks_close_source(struct stacks *st, int src)
     for (size_t i = st->nopen; i-- > 0;)
         if (st->open[i].src == src)
             close_block(st, &st->open[i]);
-}
-
-static void stack_free_frames(struct stack *s)
-{
-    for (size_t j = 0; j < s->nframes; j++)
-        free(s->frames[j]);
-    free(s->frames);
-    s->frames = NULL;
-    s->nframes = 0;
 }
 
 enum fl_status stacks_merge(struct stacks *dst, struct stacks *src, const struct merge_map *m)
