@@ -87,8 +87,9 @@ static void skip_spaces(const char *s, size_t len, size_t *pos)
         (*pos)++;
 }
 
-/* [rank3]: and [default3]: — torchrun's --tee / local_ranks_filter prefixes */
-/* "[rankN]:" or "[defaultN]:" at s[p]: where what follows starts, or 0 when it is not one. */
+/* [rank3]: and [default3]: — torchrun's --tee / local_ranks_filter prefixes. At s[p]: where
+ * what follows starts, or 0 when it is not one. One separating space at most is part of the
+ * prefix: the line's own indentation (traceback frames, py-spy frames) follows and must survive. */
 static size_t torchrun_head(const char *s, size_t len, size_t p, long *rank)
 {
     size_t kw;
@@ -101,7 +102,8 @@ static size_t torchrun_head(const char *s, size_t len, size_t p, long *rank)
     size_t n = number(s, len, p + kw, 7, rank);
     if (n == 0 || p + kw + n + 1 >= len || s[p + kw + n] != ']' || s[p + kw + n + 1] != ':')
         return 0;
-    return p + kw + n + 2;
+    size_t end = p + kw + n + 2;
+    return end < len && s[end] == ' ' ? end + 1 : end;
 }
 
 static bool parse_torchrun(const char *s, size_t len, size_t *pos, struct line_meta *m, int year)
@@ -113,10 +115,6 @@ static bool parse_torchrun(const char *s, size_t len, size_t *pos, struct line_m
         return false;
     m->rank = r;
     *pos = end;
-    /* one separating space at most: the line's own indentation (traceback frames, py-spy
-     * frames) follows and must survive */
-    if (*pos < len && s[*pos] == ' ')
-        (*pos)++;
     return true;
 }
 
@@ -417,7 +415,7 @@ bool prefix_torchrun_rank(const char *line, size_t len, long *rank, size_t *rest
     if (end == 0)
         return false;
     if (rest)
-        *rest = end < len && line[end] == ' ' ? end + 1 : end;
+        *rest = end;
     return true;
 }
 
