@@ -55,22 +55,33 @@ static enum fl_status add_pattern(struct fl_kb *kb, struct pattern p)
     return FL_OK;
 }
 
+/* Whether Vectorscan takes expr with flags; on success *empty tells whether it can match an
+ * empty string, else *why holds Vectorscan's message (the caller frees it). */
+static bool vectorscan_takes(const char *expr, unsigned flags, bool *empty, hs_compile_error_t **why)
+{
+    hs_expr_info_t *info = NULL;
+    *why = NULL;
+    if (hs_expression_info(expr, flags, &info, why) != HS_SUCCESS)
+        return false;
+    *empty = info->min_width == 0;
+    free(info);
+    return true;
+}
+
 /* A signal's prefilter must be a regex Vectorscan runs exactly, and never match empty. */
 static enum fl_status check_prefilter(const struct entry *e, const struct signal *sig,
                                       struct fl_error *err)
 {
     unsigned flags = HS_FLAG_MULTILINE | (sig->nocase ? HS_FLAG_CASELESS : 0);
-    hs_expr_info_t *info = NULL;
-    hs_compile_error_t *ce = NULL;
-    if (hs_expression_info(sig->prefilter, flags, &info, &ce) != HS_SUCCESS) {
+    bool empty;
+    hs_compile_error_t *ce;
+    if (!vectorscan_takes(sig->prefilter, flags, &empty, &ce)) {
         enum fl_status st = error_set(err, FL_ERR_PATTERN, e->path, sig->line, 1,
                                       "signal '%s': prefilter: Vectorscan: %s", sig->name,
                                       ce->message);
         hs_free_compile_error(ce);
         return st;
     }
-    bool empty = info->min_width == 0;
-    free(info);
     return empty ? error_set(err, FL_ERR_PATTERN, e->path, sig->line, 1,
                              "signal '%s': the prefilter can match an empty string", sig->name)
                  : FL_OK;
@@ -98,12 +109,11 @@ static enum fl_status check_regex(const struct entry *e, const struct signal *si
     *captures = ncap > 0;
     *approx = false;
     unsigned flags = HS_FLAG_MULTILINE | (sig->nocase ? HS_FLAG_CASELESS : 0);
-    hs_expr_info_t *info = NULL;
-    hs_compile_error_t *ce = NULL;
-    if (hs_expression_info(sig->text, flags, &info, &ce) != HS_SUCCESS) {
+    bool empty;
+    hs_compile_error_t *ce;
+    if (!vectorscan_takes(sig->text, flags, &empty, &ce)) {
         hs_free_compile_error(ce);
-        ce = NULL;
-        if (hs_expression_info(sig->text, flags | HS_FLAG_PREFILTER, &info, &ce) != HS_SUCCESS) {
+        if (!vectorscan_takes(sig->text, flags | HS_FLAG_PREFILTER, &empty, &ce)) {
             enum fl_status st = error_set(err, FL_ERR_PATTERN, e->path, sig->line, 1,
                                           "signal '%s': Vectorscan: %s", sig->name, ce->message);
             hs_free_compile_error(ce);
@@ -111,8 +121,6 @@ static enum fl_status check_regex(const struct entry *e, const struct signal *si
         }
         *approx = true;
     }
-    bool empty = info->min_width == 0;
-    free(info);
     if (empty)
         return error_set(err, FL_ERR_PATTERN, e->path, sig->line, 1,
                          "signal '%s' can match an empty string", sig->name);
