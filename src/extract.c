@@ -451,9 +451,9 @@ static void add_exception(struct extractor *x, struct tb_state *t, const struct 
     e->line_no = lv->line_no;
     e->rank = lv->meta.rank;
     memcpy(e->host, lv->meta.host, HOST_MAX);
-    /* the exception line rarely has a time of its own; the traceback header may */
-    /* the exception line's own time, else the header's (own or inherited): a time the exception
-     * line only inherits would depend on whether a pattern matched it */
+    /* the exception line's own time, which it rarely has, else the header's (own or
+     * inherited): a time the exception line only inherits would depend on whether a pattern
+     * matched it */
     e->ts_ms = lv->meta.ts_ms != TS_UNKNOWN && !lv->meta.ts_inherited ? lv->meta.ts_ms
                                                                       : t->meta.ts_ms;
     e->seq = x->seq++;

@@ -31,7 +31,7 @@
 #define SEEN_RANKS_MAX 65536
 #define SEGMENT_BYTES_DEFAULT (64u << 20)
 #define STEPS_MAX 65536      /* step matches kept per chunk; beyond, they go through process() */
-#define STEP_RANKS_MAX 64    /* ranks told apart per chunk; beyond, every step line is noted */
+#define STEP_RANKS_MAX 64    /* ranks one note_steps run tells apart; beyond, every step line is noted */
 
 struct match {
     unsigned id;

@@ -21,9 +21,9 @@ enum fl_status scanner_merge(struct fl_scanner *dst, struct fl_scanner *src, boo
 
 /* A file cut into segments at line starts, each read by a scanner of its own (scan_segment.c). */
 
-/* Before the first feed of a segment: `before` ends where the
- * segment starts (at least TIME_LOOKBACK + 1 bytes of it, unless file_start: it starts the file),
- * `head` is the file's start. The segment's lines then inherit what they would have from the
+/* Before the first feed of a segment: `before` ends where the segment starts (at least
+ * TIME_LOOKBACK + 1 bytes of it, unless file_start: it starts the file), `head` is the file's
+ * start. The segment's lines then inherit what they would have from the
  * lines before them (scan_time.h): the time of the nearest dated line, the file's year. */
 void scanner_segment_context(struct fl_scanner *s, int src, const char *before, size_t nbefore,
                              bool file_start, const char *head, size_t nhead);

@@ -26,6 +26,7 @@
 #define CONTEXT_BEFORE (TIME_LOOKBACK + 1) /* bytes before a segment: its lines' time */
 #define CONTEXT_HEAD TIME_YEAR_PROBE         /* bytes at the file's start: its year */
 #define TAIL_MAX (8u << 20)    /* bytes read past a segment's end for an open block, at most */
+#define TAIL_READ 65536        /* bytes per read past it: blocks mostly close within a few lines */
 #define CUT_SLIDE_MAX 65536    /* bytes a cut moves past lines that continue a block, at most */
 
 static enum fl_status read_at(int fd, char *buf, size_t n, uint64_t at, size_t *got)
@@ -126,7 +127,7 @@ static enum fl_status feed_segment(struct fl_scanner *s, int src, int fd, char *
     bool more = true;
     for (uint64_t pos = end; st == FL_OK && more && pos < size && pos - end < TAIL_MAX;) {
         size_t got;
-        if ((st = read_at(fd, buf, 65536, pos, &got)) != FL_OK || got == 0)
+        if ((st = read_at(fd, buf, TAIL_READ, pos, &got)) != FL_OK || got == 0)
             break;
         st = scanner_feed_tail(s, src, buf, got, &more);
         pos += got;
