@@ -171,6 +171,9 @@ const struct rule mask_rules[] = {
      "((?:\\bmachine[ \\t]+\\S+[^\\n]*?[ \\t]|^[ \\t]*)password[ \\t]+)(\\S+)"
      "(?=[ \\t]*$|[ \\t]+(?:machine|login|account|macdef|default)\\b)",
      "<password>", C_NONE},
+    /* "password X" ending a line elsewhere: only when X looks random ("password reset" stays) */
+    {K_KEEP1, true, "password[ \\t]+[^ \\t\\n]", 0,
+     "(\\bpassword[ \\t]+)(\\S+)(?=[ \\t]*$)", "<password>", C_RANDOM},
     {K_KEEP1, true, "authorization[\"']?[ \\t]*[=:]", CI,
      "(?i)(authorization" NAME_SEP "(?:(?:bearer|basic|token|bot|digest|negotiate)[ \\t]+)?)"
      "(?!(?:bearer|basic|token|bot|digest|negotiate)[ \\t])[^\\s\"'<][^\\s\"',]*", "<secret>", C_NONE},
