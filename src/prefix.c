@@ -405,14 +405,15 @@ static void rank_in_message(const char *s, size_t len, struct line_meta *m)
             break;
         }
     }
-    /* " rank=" after "Worker" wins when it comes first; it cannot overlap a '[' */
+    /* " rank=" after "Worker" wins when it comes first; it cannot overlap a '['. Found by its
+     * '=', which few lines have many of. */
     size_t hay_end = rank_at ? (size_t)(rank_at - s) : scan >= 2 ? scan - 2 : 0;
-    for (const char *p = s; (size_t)(p - s) + 6 <= hay_end &&
-                            (p = memmem(p, hay_end - (size_t)(p - s), " rank=", 6)) != NULL;
+    for (const char *p = s + 5, *end = s + hay_end; p < end && (p = memchr(p, '=', (size_t)(end - p))) != NULL;
          p++) {
-        size_t i = (size_t)(p - s);
+        size_t i = (size_t)(p - s) - 5; /* where " rank=" would start */
         long r;
-        if (i >= 10 && memmem(s, i, "Worker", 6) && number(s, len, i + 6, 7, &r)) {
+        if (memcmp(s + i, " rank", 5) == 0 && i >= 10 && memmem(s, i, "Worker", 6) &&
+            number(s, len, i + 6, 7, &r)) {
             m->rank = r;
             return;
         }
