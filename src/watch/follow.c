@@ -54,10 +54,14 @@ struct ffile {
     bool dirty;       /* inotify said it changed */
 };
 
+/* A rotated file: read up to offset under its old name. Inodes are reused once a file is
+ * deleted, so a file found later counts as this one only if its name also starts with the old
+ * name's stem (rank_0.log -> rank_0.log.1, rank_0-20260501.log), as rotations name them. */
 struct retired {
     dev_t dev;
     ino_t ino;
     uint64_t offset;
+    char stem[128];
 };
 
 struct wdir {
@@ -69,7 +73,7 @@ struct follower {
     struct fl_scanner *s;
     char **roots;
     size_t nroots;
-    struct stat *skip;
+    char **skip;      /* canonical paths */
     size_t nskip;
     struct ffile *files;
     size_t nfiles, files_cap;
@@ -83,10 +87,15 @@ struct follower {
     struct follow_stats stats;
 };
 
-static bool skipped(const struct follower *f, const struct stat *st)
+/* The watcher's own outputs, by canonical path: not by inode, since the metrics textfile is
+ * replaced by a rename at each update, and the inode it had is soon another file's. */
+static bool skipped(const struct follower *f, const char *path)
 {
+    char real[PATH_MAX];
+    if (f->nskip == 0 || realpath(path, real) == NULL)
+        return false;
     for (size_t i = 0; i < f->nskip; i++)
-        if (f->skip[i].st_dev == st->st_dev && f->skip[i].st_ino == st->st_ino)
+        if (strcmp(f->skip[i], real) == 0)
             return true;
     return false;
 }
@@ -116,24 +125,36 @@ static struct ffile *find_path(struct follower *f, const char *path)
     return NULL;
 }
 
-static struct retired *find_retired(struct follower *f, dev_t dev, ino_t ino)
+static const char *base_name(const char *path)
 {
-    for (size_t i = 0; i < f->nretired; i++)
-        if (f->retired[i].dev == dev && f->retired[i].ino == ino)
-            return &f->retired[i];
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static struct retired *find_retired(struct follower *f, dev_t dev, ino_t ino, const char *path)
+{
+    for (size_t i = 0; i < f->nretired; i++) {
+        struct retired *r = &f->retired[i];
+        if (r->dev == dev && r->ino == ino &&
+            (path == NULL || strncmp(base_name(path), r->stem, strlen(r->stem)) == 0))
+            return r;
+    }
     return NULL;
 }
 
 static void retire(struct follower *f, const struct ffile *ff)
 {
-    struct retired *r = find_retired(f, ff->dev, ff->ino);
+    struct retired *r = find_retired(f, ff->dev, ff->ino, NULL);
     if (r == NULL) {
         r = &f->retired[f->retired_next];
         f->retired_next = (f->retired_next + 1) % RETIRED_MAX;
         if (f->nretired < RETIRED_MAX)
             f->nretired++;
     }
-    *r = (struct retired){ff->dev, ff->ino, ff->offset};
+    *r = (struct retired){ff->dev, ff->ino, ff->offset, ""};
+    const char *base = base_name(ff->path), *dot = strchr(base, '.');
+    size_t n = dot ? (size_t)(dot - base) : strlen(base);
+    snprintf(r->stem, sizeof r->stem, "%.*s", (int)n, base);
 }
 
 /* Feeds [p, p+n) to the file's source: whole lines, the rest kept as its partial line. */
@@ -214,15 +235,17 @@ static enum fl_status open_file(struct follower *f, const char *path, const stru
     return FL_OK;
 }
 
-/* Reads the file to its end, closes its source and descriptor, and forgets it. */
-static void close_file(struct follower *f, size_t i)
+/* Reads the file to its end, closes its source and descriptor, and forgets it; a rotated one
+ * (renamed, not deleted) is remembered with how far it was read. */
+static void close_file(struct follower *f, size_t i, bool rotated)
 {
     struct ffile *ff = &f->files[i];
     read_new(f, ff);
     if (ff->npartial)
         feed(f, ff, ff->partial, ff->npartial, true);
     fl_scanner_close_source(f->s, ff->src);
-    retire(f, ff);
+    if (rotated)
+        retire(f, ff);
     close(ff->fd);
     free(ff->path);
     free(ff->partial);
@@ -255,15 +278,12 @@ static void watch_dir(struct follower *f, const char *path)
 /* A file found by the walk: followed already, or new (perhaps an old one renamed). */
 static void found_file(struct follower *f, const char *path, const struct stat *st)
 {
-    if (skipped(f, st))
-        return;
-    struct ffile *ff = find_path(f, path);
-    if (ff)
+    if (find_path(f, path) || skipped(f, path))
         return;
     for (size_t i = 0; i < f->nfiles; i++)
         if (f->files[i].dev == st->st_dev && f->files[i].ino == st->st_ino)
             return; /* a hard link, or a renamed file not yet noticed: read once */
-    struct retired *r = find_retired(f, st->st_dev, st->st_ino);
+    struct retired *r = find_retired(f, st->st_dev, st->st_ino, path);
     uint64_t from = r && (uint64_t)st->st_size >= r->offset ? r->offset : 0;
     enum fl_status rc = open_file(f, path, st, from);
     if (rc == FL_ERR_LIMIT)
@@ -337,14 +357,17 @@ static void poll_all(struct follower *f)
         struct stat now, cur;
         bool exists = stat(ff->path, &now) == 0;
         if (!exists || now.st_dev != ff->dev || now.st_ino != ff->ino) {
-            /* deleted, or renamed with a new file in its place: read what the old one still
-             * holds through its descriptor, then follow the new one from its start */
+            /* renamed (rotation: a new file may be in its place already) or deleted: read
+             * what the old file still holds through its descriptor; a renamed one still has a
+             * link, and is remembered so that it is not read again under its new name */
+            struct stat old;
+            bool renamed = fstat(ff->fd, &old) == 0 && old.st_nlink > 0;
             char *path = exists && S_ISREG(now.st_mode) ? strdup(ff->path) : NULL;
-            if (exists)
+            if (renamed)
                 f->stats.rotations++;
             else
                 f->stats.deletions++;
-            close_file(f, i);
+            close_file(f, i, renamed);
             if (path)
                 found_file(f, path, &now);
             free(path);
@@ -390,7 +413,7 @@ enum fl_status follower_new(struct fl_scanner *s, const char *const *paths, size
         return FL_ERR_NOMEM;
     }
     for (size_t i = 0; i < nskip; i++)
-        if (skip[i] && stat(skip[i], &f->skip[f->nskip]) == 0)
+        if (skip[i] && (f->skip[f->nskip] = realpath(skip[i], NULL)) != NULL)
             f->nskip++;
     for (size_t i = 0; i < npaths; i++) {
         struct stat st;
@@ -448,6 +471,8 @@ void follower_free(struct follower *f)
     free(f->dirs);
     if (f->ino_fd >= 0)
         close(f->ino_fd);
+    for (size_t i = 0; i < f->nskip; i++)
+        free(f->skip[i]);
     free(f->skip);
     free(f->retired);
     free(f->chunk);
