@@ -108,7 +108,7 @@ static json_t *mask_event(struct watcher *w, json_t *ev)
     const char *host = json_string_value(json_object_get(ev, "initiating_host"));
     if (host)
         fl_masker_add_host(w->masker, host);
-    char *text = json_dumps(ev, JSON_COMPACT), *masked = NULL;
+    char *text = json_dumps(ev, EVENT_JSON), *masked = NULL;
     size_t n = 0;
     json_t *out = NULL;
     if (text && fl_masker_apply(w->masker, text, strlen(text), &masked, &n) == FL_OK)
