@@ -206,10 +206,14 @@ def limits():
 
         slow = [False]
 
+        sending = threading.Event()
+
         def body():
-            for _ in range(n):
+            for i in range(n):
                 if slow[0]:
                     time.sleep(0.002)
+                if i == 8:
+                    sending.set()
                 yield chunk
 
         def upload():
@@ -234,7 +238,7 @@ def limits():
         result.clear()
         t = threading.Thread(target=upload)
         t.start()
-        time.sleep(0.3)
+        sending.wait(60)  # connected, and well into the body
         s.proc.send_signal(signal.SIGTERM)
         t.join(300)
         check(result.get("status") == 200, "upload in flight at SIGTERM is answered (got %s)" % result.get("status"))
