@@ -159,6 +159,41 @@ int http_fail(struct request *rq, unsigned status, const char *msg)
     return (int)status;
 }
 
+/* A connection's state: whether it has begun a request. A connection accepted just before
+ * SIGTERM, whose request line is still in the socket, is waited for like a request in flight. */
+struct conn {
+    bool begun;
+};
+
+static void connection_event(void *cls, struct MHD_Connection *c, void **socket_context,
+                             enum MHD_ConnectionNotificationCode code)
+{
+    (void)c;
+    struct server *srv = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        struct conn *k = calloc(1, sizeof *k);
+        *socket_context = k;
+        if (k)
+            atomic_fetch_add(&srv->conns_fresh, 1);
+    } else {
+        struct conn *k = *socket_context;
+        if (k && !k->begun)
+            atomic_fetch_sub(&srv->conns_fresh, 1);
+        free(k);
+        *socket_context = NULL;
+    }
+}
+
+static void connection_begun(struct server *srv, struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    struct conn *k = ci ? ci->socket_context : NULL;
+    if (k && !k->begun) {
+        k->begun = true;
+        atomic_fetch_sub(&srv->conns_fresh, 1);
+    }
+}
+
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url,
                                const char *method, const char *version, const char *upload_data,
                                size_t *upload_data_size, void **con_cls)
@@ -178,6 +213,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         rq->path = url;
         rq->token_id = -1;
         atomic_fetch_add(&srv->in_flight, 1);
+        connection_begun(srv, c);
         const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
         if (ci && ci->client_addr) {
             const struct sockaddr *sa = ci->client_addr;
@@ -326,6 +362,7 @@ int http_run(struct server *srv)
         flags, 0, NULL, NULL, handler, srv,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
         MHD_OPTION_NOTIFY_COMPLETED, completed, srv,
+        MHD_OPTION_NOTIFY_CONNECTION, connection_event, srv,
         MHD_OPTION_CONNECTION_LIMIT, srv->cfg.max_connections,
         MHD_OPTION_CONNECTION_TIMEOUT, srv->cfg.connection_timeout_s,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(128 * 1024),
@@ -349,8 +386,13 @@ int http_run(struct server *srv)
     MHD_quiesce_daemon(d);
     fprintf(stderr, "faultline: %s received, finishing %d request(s) in flight\n",
             sig == SIGTERM ? "SIGTERM" : "SIGINT", atomic_load(&srv->in_flight));
-    uint64_t deadline = now_us() + (uint64_t)(srv->cfg.request_timeout_s ? srv->cfg.request_timeout_s : 60) * 1000000u;
-    while (atomic_load(&srv->in_flight) > 0 && now_us() < deadline)
+    /* requests in flight, and for a short while connections accepted but not yet read (they may
+     * be idle pre-connections, which a browser opens and never uses) */
+    uint64_t start = now_us();
+    uint64_t deadline = start + (uint64_t)(srv->cfg.request_timeout_s ? srv->cfg.request_timeout_s : 60) * 1000000u;
+    while (now_us() < deadline &&
+           (atomic_load(&srv->in_flight) > 0 ||
+            (atomic_load(&srv->conns_fresh) > 0 && now_us() - start < 2000000u)))
         usleep(10000);
     MHD_stop_daemon(d);
     fprintf(stderr, "faultline: stopped\n");

@@ -79,6 +79,9 @@ char *metrics_text(const struct server *srv, size_t *len)
                "# TYPE faultline_quota_rejections_total counter\n"
                "faultline_quota_rejections_total %llu\n",
             (unsigned long long)atomic_load_explicit(&m->rejected_quota, memory_order_relaxed));
+    fprintf(f, "# HELP faultline_http_requests_in_flight Requests begun and not yet answered.\n"
+               "# TYPE faultline_http_requests_in_flight gauge\n"
+               "faultline_http_requests_in_flight %d\n", atomic_load(&srv->in_flight));
     fputs("# HELP faultline_diagnoses_total Reports whose first diagnosis had this id.\n"
           "# TYPE faultline_diagnoses_total counter\n", f);
     size_t n = fl_kb_count(srv->kb);

@@ -64,7 +64,8 @@ struct server {
     struct metrics metrics;
     FILE *log;
     pthread_mutex_t log_lock;
-    atomic_int in_flight;
+    atomic_int in_flight;    /* requests begun and not yet completed */
+    atomic_int conns_fresh;  /* connections that have not begun a request yet */
 };
 
 /* cmd_serve.c */

@@ -238,11 +238,19 @@ def limits():
         result.clear()
         t = threading.Thread(target=upload)
         t.start()
-        sending.wait(60)  # connected, and well into the body
+        sending.wait(60)
+        # in flight for the server (a connection still in the listen backlog is not): the
+        # upload, besides this metrics request
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            _, _, m = s.request("GET", "/metrics")
+            if re.search(rb"faultline_http_requests_in_flight ([2-9]|\d\d)", m):
+                break
         s.proc.send_signal(signal.SIGTERM)
         t.join(300)
-        check(result.get("status") == 200, "upload in flight at SIGTERM is answered (got %s)" % result.get("status"))
         rc = s.proc.wait(timeout=60)
+        check(result.get("status") == 200, "upload in flight at SIGTERM is answered (got %s); server log:\n%s"
+              % (result.get("status"), open(s.log).read()[-2000:]))
         check(rc == 0, "exit 0 after SIGTERM")
     finally:
         s.stop()
