@@ -228,7 +228,7 @@ static int run(struct serve_config *cfg)
         fprintf(stderr, "faultline: %s\n", err);
         goto out;
     }
-    metrics_init(&srv.metrics, fl_kb_count(srv.kb));
+    serve_metrics_init(&srv.metrics, fl_kb_count(srv.kb));
     if (strcmp(cfg->access_log, "-") == 0) {
         srv.log = stderr;
     } else if (cfg->access_log[0] && (srv.log = fopen(cfg->access_log, "a")) == NULL) {
@@ -239,7 +239,7 @@ static int run(struct serve_config *cfg)
 out:
     if (srv.log && srv.log != stderr)
         fclose(srv.log);
-    metrics_free(&srv.metrics);
+    serve_metrics_free(&srv.metrics);
     store_close(srv.store);
     kbindex_free(srv.idx);
     fl_kb_free(srv.kb);

@@ -285,7 +285,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
     route_cleanup(rq);
     uint64_t us = now_us() - rq->start_us;
     unsigned status = rq->answered ? rq->status : 499;
-    metrics_request(&srv->metrics, status, us);
+    serve_metrics_request(&srv->metrics, status, us);
     if (srv->log) {
         /* the access log names the request, never its body nor its query string */
         char when[32];

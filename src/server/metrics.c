@@ -10,19 +10,19 @@
 const double latency_bounds_ms[LATENCY_BUCKETS] = {1, 2, 5, 10, 25, 50, 100, 250, 500, 1000,
                                                    5000, 30000};
 
-void metrics_init(struct metrics *m, size_t nentries)
+void serve_metrics_init(struct serve_metrics *m, size_t nentries)
 {
     memset(m, 0, sizeof *m);
     m->by_diagnosis = calloc(nentries + 1, sizeof *m->by_diagnosis);
 }
 
-void metrics_free(struct metrics *m)
+void serve_metrics_free(struct serve_metrics *m)
 {
     free(m->by_diagnosis);
     m->by_diagnosis = NULL;
 }
 
-void metrics_request(struct metrics *m, unsigned status, uint64_t micros)
+void serve_metrics_request(struct serve_metrics *m, unsigned status, uint64_t micros)
 {
     if (status < 600)
         atomic_fetch_add_explicit(&m->by_status[status], 1, memory_order_relaxed);
@@ -33,7 +33,7 @@ void metrics_request(struct metrics *m, unsigned status, uint64_t micros)
     atomic_fetch_add_explicit(&m->latency_sum_us, micros, memory_order_relaxed);
 }
 
-void metrics_diagnosis(struct metrics *m, const struct fl_kb *kb, const char *id)
+void serve_metrics_diagnosis(struct serve_metrics *m, const struct fl_kb *kb, const char *id)
 {
     if (m->by_diagnosis == NULL)
         return;
@@ -42,13 +42,13 @@ void metrics_diagnosis(struct metrics *m, const struct fl_kb *kb, const char *id
     atomic_fetch_add_explicit(&m->by_diagnosis[slot], 1, memory_order_relaxed);
 }
 
-char *metrics_text(const struct server *srv, size_t *len)
+char *serve_metrics_text(const struct server *srv, size_t *len)
 {
     char *out = NULL;
     FILE *f = open_memstream(&out, len);
     if (f == NULL)
         return NULL;
-    const struct metrics *m = &srv->metrics;
+    const struct serve_metrics *m = &srv->metrics;
     fputs("# HELP faultline_http_requests_total HTTP requests answered, by status code.\n"
           "# TYPE faultline_http_requests_total counter\n", f);
     for (unsigned s = 100; s < 600; s++) {

@@ -117,7 +117,7 @@ static int answer_report(struct request *rq, struct ingest *in, bool page)
         return http_fail(rq, 500, fl_strerror(st));
     atomic_fetch_add(&rq->srv->metrics.bytes_diagnosed, in->bytes);
     if (r.top_id[0])
-        metrics_diagnosis(&rq->srv->metrics, rq->srv->kb, r.top_id);
+        serve_metrics_diagnosis(&rq->srv->metrics, rq->srv->kb, r.top_id);
     if (rq->token_id >= 0 && rq->srv->store)
         store_report_add(rq->srv->store, rq->token_id, r.top_id, r.json, r.json_len);
     int rc;
@@ -519,7 +519,7 @@ static int healthz(struct request *rq)
 static int metrics(struct request *rq)
 {
     size_t len = 0;
-    char *s = metrics_text(rq->srv, &len);
+    char *s = serve_metrics_text(rq->srv, &len);
     if (s == NULL)
         return -1;
     return respond(rq, 200, "text/plain; version=0.0.4; charset=utf-8", s, len, true);

@@ -43,7 +43,7 @@ struct serve_config {
 
 /* Prometheus counters; every field is updated atomically from any thread. */
 #define LATENCY_BUCKETS 12
-struct metrics {
+struct serve_metrics {
     atomic_uint_fast64_t by_status[600];
     atomic_uint_fast64_t latency[LATENCY_BUCKETS + 1]; /* last: +Inf */
     atomic_uint_fast64_t latency_sum_us;
@@ -61,7 +61,7 @@ struct server {
     struct fl_kb *kb;
     struct kbindex *idx;
     struct store *store;
-    struct metrics metrics;
+    struct serve_metrics metrics;
     FILE *log;
     pthread_mutex_t log_lock;
     atomic_int in_flight;    /* requests begun and not yet completed */
@@ -75,11 +75,11 @@ int cmd_serve(int argc, char **argv);
 int http_run(struct server *srv);
 
 /* metrics.c */
-void metrics_init(struct metrics *m, size_t nentries);
-void metrics_free(struct metrics *m);
-void metrics_request(struct metrics *m, unsigned status, uint64_t micros);
-void metrics_diagnosis(struct metrics *m, const struct fl_kb *kb, const char *id);
+void serve_metrics_init(struct serve_metrics *m, size_t nentries);
+void serve_metrics_free(struct serve_metrics *m);
+void serve_metrics_request(struct serve_metrics *m, unsigned status, uint64_t micros);
+void serve_metrics_diagnosis(struct serve_metrics *m, const struct fl_kb *kb, const char *id);
 /* The Prometheus text exposition; a string owned by the caller. */
-char *metrics_text(const struct server *srv, size_t *len);
+char *serve_metrics_text(const struct server *srv, size_t *len);
 
 #endif
