@@ -565,23 +565,40 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
     }
 }
 
+/* Where rank's slot is in x->hosts, which is sorted by rank: every matched line notes its
+ * host, and a job has thousands of ranks. */
+static size_t host_slot(const struct extractor *x, long rank)
+{
+    size_t lo = 0, hi = x->nhosts;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (x->hosts[mid].rank < rank)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 void extract_note_host(struct extractor *x, long rank, const char *host)
 {
-    if (rank < 0 || !host[0] || extract_host_of(x, rank))
+    if (rank < 0 || !host[0])
         return;
+    size_t at = host_slot(x, rank);
+    if (at < x->nhosts && x->hosts[at].rank == rank)
+        return; /* the first host seen for a rank stays */
     if (GROW(x->hosts, x->hosts_cap, x->nhosts, RANK_HOSTS_MAX) != FL_OK)
         return;
-    x->hosts[x->nhosts].rank = rank;
-    snprintf(x->hosts[x->nhosts].host, HOST_MAX, "%s", host);
+    memmove(&x->hosts[at + 1], &x->hosts[at], (x->nhosts - at) * sizeof *x->hosts);
+    x->hosts[at].rank = rank;
+    snprintf(x->hosts[at].host, HOST_MAX, "%s", host);
     x->nhosts++;
 }
 
 const char *extract_host_of(const struct extractor *x, long rank)
 {
-    for (size_t i = 0; i < x->nhosts; i++)
-        if (x->hosts[i].rank == rank)
-            return x->hosts[i].host;
-    return NULL;
+    size_t at = host_slot(x, rank);
+    return at < x->nhosts && x->hosts[at].rank == rank ? x->hosts[at].host : NULL;
 }
 
 enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
