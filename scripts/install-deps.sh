@@ -1,8 +1,10 @@
 #!/bin/sh
 # Installs the Debian packages faultline needs to build and test, only those that are missing.
+# Extra package names given as arguments are installed the same way (.ci/run: python3-torch).
 set -eu
-pkgs="build-essential cmake ninja-build pkg-config libvectorscan-dev libpcre2-dev libyaml-dev
-libjansson-dev zlib1g-dev libzstd-dev libarchive-dev libcmocka-dev gzip zstd tar"
+pkgs="$* build-essential cmake ninja-build pkg-config libvectorscan-dev libpcre2-dev libyaml-dev
+libjansson-dev zlib1g-dev libzstd-dev libarchive-dev libcmocka-dev gzip zstd tar
+python3 python3-setuptools python3-pytest python3-venv python3-pip"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
