@@ -13,6 +13,7 @@
  *   fl_kb_new → fl_kb_add_embedded / fl_kb_add_dir → fl_kb_compile
  *   fl_scanner_new(kb) → fl_scanner_open_source → fl_scanner_feed… → fl_scanner_close_source
  *   fl_scanner_finish → struct fl_report → fl_report_write → fl_report_free
+ *   (fl_scanner_snapshot: the report so far, while feeding goes on; for live watching)
  *
  * Ownership: every fl_*_new / fl_*_finish result is owned by the caller and released with the
  * matching fl_*_free. Pointers returned by getters (fl_kb_entry_at, fl_report_*) are borrowed and
@@ -134,6 +135,32 @@ void fl_scanner_note_error(struct fl_scanner *s, const char *name, const char *m
 /* Correlates everything fed so far into a report. Open sources are closed first. The scanner
  * can be freed afterwards; the report does not borrow from it (it borrows from the KB). */
 enum fl_status fl_scanner_finish(struct fl_scanner *s, struct fl_report **out);
+
+/* The report of everything fed so far, without closing anything: feeding may go on afterwards,
+ * and a later fl_scanner_finish gives the same report as if no snapshot had been taken. Lines
+ * not yet complete (no '\n' yet) and a traceback or stack dump still being written are left for
+ * later: feed whole lines to see each one in the next snapshot. The report is the caller's
+ * (fl_report_free) and borrows from the KB only. This is what `faultline watch` calls while a
+ * job runs. */
+enum fl_status fl_scanner_snapshot(struct fl_scanner *s, struct fl_report **out);
+
+/* What the scanner knows of one rank's training progress (step, iteration and loss lines). */
+struct fl_rank_progress {
+    long rank;
+    uint64_t progress_lines;   /* progress lines of this rank so far */
+    long long last_step;       /* the step or iteration number of its last progress line, -1
+                                  when that line carries none (a bare {'loss': ...}) */
+    const char *source;        /* borrowed from the scanner: the source of that line, or NULL */
+    uint64_t line;             /* its line number (1-based), 0 when none */
+    long pid;                  /* the rank's process id, from an NCCL host:pid:tid prefix; 0 unknown */
+    const char *host;          /* borrowed: the rank's host when a line said it, or NULL */
+};
+
+/* Ranks seen so far (any line that named one), in increasing order. Getters are valid until
+ * the next feed. */
+size_t fl_scanner_rank_count(const struct fl_scanner *s);
+enum fl_status fl_scanner_rank_progress(const struct fl_scanner *s, size_t i,
+                                        struct fl_rank_progress *out);
 
 /* Reads PATH (file, folder, .gz, .zst, tar archive, or "-" for stdin) and feeds every source in
  * it. Unreadable parts are reported to the scanner (fl_scanner_note_error) and to err, and the

@@ -68,3 +68,12 @@ enum fl_status facts_add(struct facts *f, const char *key, size_t klen, const ch
     f->n++;
     return FL_OK;
 }
+
+void facts_truncate(struct facts *f, size_t n)
+{
+    while (f->n > n) {
+        f->n--;
+        free(f->items[f->n].key);
+        free(f->items[f->n].value);
+    }
+}

@@ -33,5 +33,7 @@ void facts_free(struct facts *f);
 enum fl_status facts_add(struct facts *f, const char *key, size_t klen, const char *value,
                          size_t vlen, bool keep_case);
 const char *facts_get(const struct facts *f, const char *key);
+/* Drops the facts added after the first n (facts only grow, so this undoes every later add). */
+void facts_truncate(struct facts *f, size_t n);
 
 #endif

@@ -168,6 +168,7 @@ static bool parse_nccl(const char *s, size_t len, size_t *pos, struct line_meta 
     size_t hl = h - p < HOST_MAX - 1 ? h - p : HOST_MAX - 1;
     memcpy(m->host, s + p, hl);
     m->host[hl] = '\0';
+    m->pid = pid;
     *pos = q + n3 + 1;
     skip_spaces(s, len, pos);
     return true;

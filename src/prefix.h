@@ -22,6 +22,7 @@ struct line_meta {
     int64_t ts_ms;         /* milliseconds since the epoch, UTC; TS_UNKNOWN */
     bool ts_no_year;       /* from a format without a year (glog, syslog): year assumed */
     bool ts_inherited;     /* not the line's own: an earlier line's (scan_time.h) */
+    long pid;              /* the writing process, from NCCL's host:pid:tid prefix; 0: unknown */
     size_t msg_off;        /* where the message starts, after every prefix */
 };
 

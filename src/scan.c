@@ -64,6 +64,16 @@ struct step {
     bool kept;      /* the last step line of its rank among those noted together */
 };
 
+/* A rank's training progress, for live watching (fl_scanner_rank_progress). */
+struct rank_live {
+    long rank;
+    uint64_t lines;      /* progress lines */
+    long long step;      /* step number of the last one, -1 none */
+    int src;             /* source of the last one, -1 none */
+    uint64_t line_no;
+    long pid;            /* 0: unknown */
+};
+
 struct source_error_rec {
     char *name;
     char *msg;
@@ -90,6 +100,8 @@ struct fl_scanner {
     int year;               /* the current year, for sources without one (scan_time.h) */
     long *ranks;
     size_t nranks, ranks_cap;
+    struct rank_live *live;  /* sorted by rank */
+    size_t nlive, live_cap;
     struct source_error_rec *errors;
     size_t nerrors, errors_cap;
 };
@@ -155,6 +167,7 @@ void fl_scanner_free(struct fl_scanner *s)
     free(s->steps);
     buf_free(&s->clean);
     free(s->ranks);
+    free(s->live);
     for (size_t i = 0; i < s->nerrors; i++) {
         free(s->errors[i].name);
         free(s->errors[i].msg);
@@ -182,6 +195,50 @@ static void note_rank(struct fl_scanner *s, long rank)
     memmove(&s->ranks[lo + 1], &s->ranks[lo], (s->nranks - lo) * sizeof *s->ranks);
     s->ranks[lo] = rank;
     s->nranks++;
+}
+
+/* The progress record of rank (created), or NULL past the bound. */
+static struct rank_live *live_of(struct fl_scanner *s, long rank)
+{
+    size_t lo = 0, hi = s->nlive;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->live[mid].rank < rank)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < s->nlive && s->live[lo].rank == rank)
+        return &s->live[lo];
+    if (GROW(s->live, s->live_cap, s->nlive, SEEN_RANKS_MAX) != FL_OK)
+        return NULL;
+    memmove(&s->live[lo + 1], &s->live[lo], (s->nlive - lo) * sizeof *s->live);
+    s->live[lo] = (struct rank_live){.rank = rank, .step = -1, .src = -1};
+    s->nlive++;
+    return &s->live[lo];
+}
+
+/* The step number a progress line states: Megatron's "iteration N", DeepSpeed's "step=N",
+ * Hugging Face's "'step': N" / "global_step"; -1 when it states none. Runs on one line per rank
+ * per chunk (the last step line of each), never on every line. */
+static long long step_number(const char *p, size_t n)
+{
+    static const char *const keys[] = {"iteration", "step=", "'step': ", "global_step", NULL};
+    for (int k = 0; keys[k]; k++) {
+        const char *at = memmem(p, n, keys[k], strlen(keys[k]));
+        if (at == NULL)
+            continue;
+        const char *q = at + strlen(keys[k]), *end = p + n;
+        while (q < end && (*q == ' ' || *q == '=' || *q == ':'))
+            q++;
+        if (q == end || *q < '0' || *q > '9')
+            continue;
+        long long v = 0;
+        while (q < end && *q >= '0' && *q <= '9' && v < (1LL << 60))
+            v = v * 10 + (*q++ - '0');
+        return v;
+    }
+    return -1;
 }
 
 enum fl_status fl_scanner_open_source(struct fl_scanner *s, const char *name, int *src)
@@ -362,7 +419,7 @@ static long step_rank(const struct source *so, const char *p, size_t n)
 /* Notes the step line [ls, le), numbered so->lines + 1, as rank's, with its own time: the
  * same record whether note_steps or handle_line notes it. */
 static void note_step(struct fl_scanner *s, struct source *so, const struct window *w,
-                      uint64_t ls, uint64_t le, long rank)
+                      uint64_t ls, uint64_t le, long rank, const char *text, size_t n)
 {
     struct line_view lv = {.src = (int)(so - s->sources), .line_no = so->lines + 1,
                            .meta = so->path_meta};
@@ -374,6 +431,13 @@ static void note_step(struct fl_scanner *s, struct source *so, const struct wind
     lv.meta.ts_no_year = own.ts_no_year;
     note_rank(s, rank);
     extract_note_progress(&s->x, &lv, 1);
+    struct rank_live *rl = rank >= 0 ? live_of(s, rank) : NULL;
+    if (rl) {
+        rl->lines++;
+        rl->step = step_number(text, n);
+        rl->src = lv.src;
+        rl->line_no = lv.line_no;
+    }
 }
 
 /* Step lines are the commonest match by far, and all one tells is that its rank was still
@@ -393,6 +457,7 @@ static void note_steps(struct fl_scanner *s, struct source *so, const struct win
     s->steps_noted = hi;
     const char *end = w->chunk + (s->steps_to - so->base); /* the chunk's last '\n' */
     long ranks[STEP_RANKS_MAX];
+    unsigned long also[STEP_RANKS_MAX]; /* per rank: its step lines that are not noted */
     size_t nranks = 0;
     unsigned long lines = 0, kept = 0;
     uint64_t counted = UINT64_MAX; /* the start of the last line counted */
@@ -411,10 +476,14 @@ static void note_steps(struct fl_scanner *s, struct source *so, const struct win
         size_t r = 0;
         while (r < nranks && ranks[r] != st->rank)
             r++;
-        if (r < nranks)
+        if (r < nranks) {
+            also[r]++;
             continue;
-        if (nranks < STEP_RANKS_MAX)
+        }
+        if (nranks < STEP_RANKS_MAX) {
+            also[nranks] = 0;
             ranks[nranks++] = st->rank;
+        }
         st->kept = true;
         kept++;
     }
@@ -425,10 +494,16 @@ static void note_steps(struct fl_scanner *s, struct source *so, const struct win
         count_lines_to(so, w, st->start);
         const char *p = w->chunk + (st->start - so->base);
         const char *le = memchr(p, '\n', (size_t)(end - p) + 1);
-        note_step(s, so, w, st->start, so->base + (uint64_t)(le - w->chunk), st->rank);
+        note_step(s, so, w, st->start, so->base + (uint64_t)(le - w->chunk), st->rank, p,
+                  (size_t)(le - p));
     }
     if (lines > kept)
         extract_note_progress(&s->x, NULL, lines - kept);
+    for (size_t r = 0; r < nranks; r++) {
+        struct rank_live *rl = also[r] && ranks[r] >= 0 ? live_of(s, ranks[r]) : NULL;
+        if (rl)
+            rl->lines += also[r];
+    }
 }
 
 /* Handles one line [ls, le) and the matches m[0..nm) that end in it. */
@@ -489,7 +564,8 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
             ids[nids++] = m[i].id;
     }
     if (step)
-        note_step(s, so, w, ls, le, whole ? step_rank(so, whole, (size_t)(le - ls)) : lv.meta.rank);
+        note_step(s, so, w, ls, le, whole ? step_rank(so, whole, (size_t)(le - ls)) : lv.meta.rank,
+                  whole ? whole : lv.text, whole ? (size_t)(le - ls) : lv.len);
     sort_ids(ids, nids);
     for (size_t i = 0; i < nids && st == FL_OK; i++) {
         if (i && ids[i] == ids[i - 1])
@@ -519,6 +595,9 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
     if (matched_any) {
         note_rank(s, lv.meta.rank);
         extract_note_host(&s->x, lv.meta.rank, lv.meta.host);
+        struct rank_live *rl = lv.meta.pid > 0 && lv.meta.rank >= 0 ? live_of(s, lv.meta.rank) : NULL;
+        if (rl && rl->pid == 0)
+            rl->pid = lv.meta.pid;
     }
     so->next_line = le + 1;
     return st;
@@ -698,6 +777,20 @@ enum fl_status scanner_merge(struct fl_scanner *dst, struct fl_scanner *src, boo
         st = extractor_merge(&dst->x, &src->x, &map);
     for (size_t i = 0; i < src->nranks; i++)
         note_rank(dst, src->ranks[i]);
+    for (size_t i = 0; i < src->nlive; i++) {
+        const struct rank_live *from = &src->live[i];
+        struct rank_live *to = live_of(dst, from->rank);
+        if (to == NULL)
+            continue;
+        to->lines += from->lines;
+        if (from->src >= 0) { /* src's lines come after dst's */
+            to->step = from->step;
+            to->line_no = from->line_no + (continues && from->src == 0 ? map.line_offset : 0);
+            to->src = from->src + map.src_offset;
+        }
+        if (to->pid == 0)
+            to->pid = from->pid;
+    }
     for (size_t i = 0; i < src->nerrors; i++)
         fl_scanner_note_error(dst, src->errors[i].name, src->errors[i].msg);
     dst->bytes += src->bytes;
@@ -718,6 +811,11 @@ uint64_t scanner_lines(const struct fl_scanner *s)
     return n;
 }
 
+/* The report of what was read. The correlator adds the facts it derives (stack groups, a stalled
+ * rank, progress_lines) to the extractor's and sets the counts of config signals from them:
+ * fl_scanner_snapshot undoes both, so that a snapshot leaves no trace in what follows. */
+static enum fl_status build_report(struct fl_scanner *s, struct fl_report **out);
+
 enum fl_status fl_scanner_finish(struct fl_scanner *s, struct fl_report **out)
 {
     *out = NULL;
@@ -727,6 +825,57 @@ enum fl_status fl_scanner_finish(struct fl_scanner *s, struct fl_report **out)
             st = fl_scanner_close_source(s, (int)i);
     if (st != FL_OK)
         return st;
+    return build_report(s, out);
+}
+
+enum fl_status fl_scanner_snapshot(struct fl_scanner *s, struct fl_report **out)
+{
+    *out = NULL;
+    size_t nfacts = s->x.facts.n;
+    enum fl_status st = build_report(s, out);
+    facts_truncate(&s->x.facts, nfacts);
+    for (size_t i = 0; i < s->kb->nentries; i++)
+        for (size_t j = 0; j < s->kb->entries[i].nsignals; j++)
+            if (s->kb->entries[i].signals[j].kind == SIGNAL_CONFIG)
+                s->corr.st[i].counts[j] = 0; /* never counted from lines: the finish sets them */
+    return st;
+}
+
+size_t fl_scanner_rank_count(const struct fl_scanner *s)
+{
+    return s->nranks;
+}
+
+enum fl_status fl_scanner_rank_progress(const struct fl_scanner *s, size_t i,
+                                        struct fl_rank_progress *out)
+{
+    if (i >= s->nranks)
+        return FL_ERR_NOTFOUND;
+    long rank = s->ranks[i];
+    *out = (struct fl_rank_progress){.rank = rank, .last_step = -1,
+                                     .host = extract_host_of(&s->x, rank)};
+    size_t lo = 0, hi = s->nlive;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->live[mid].rank < rank)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < s->nlive && s->live[lo].rank == rank) {
+        const struct rank_live *rl = &s->live[lo];
+        out->progress_lines = rl->lines;
+        out->last_step = rl->step;
+        out->source = rl->src >= 0 ? s->sources[rl->src].name : NULL;
+        out->line = rl->line_no;
+        out->pid = rl->pid;
+    }
+    return FL_OK;
+}
+
+static enum fl_status build_report(struct fl_scanner *s, struct fl_report **out)
+{
+    enum fl_status st = FL_OK;
     struct fl_report *r = calloc(1, sizeof *r);
     if (r == NULL)
         return FL_ERR_NOMEM;
