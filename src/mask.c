@@ -31,6 +31,7 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <ctype.h>
+#include <math.h>
 #include <hs/hs.h>
 #include <pcre2.h>
 #include <stdbool.h>
@@ -150,7 +151,7 @@ struct fl_masker {
     hs_scratch_t *scratch;
     pcre2_code *re[MASK_RULES_MAX];
     pcre2_match_data *md;
-    uint64_t rewrite;              /* rules that rewrite (not K_LEARN) */
+    uint64_t rewrite;              /* rules that rewrite (not K_LEARN, K_HOSTKEYS) */
     struct table hosts, ips, emails, users, nodelists;
     char **host_names;             /* by id - 1 */
     size_t host_cap;
@@ -197,7 +198,8 @@ enum fl_status fl_masker_new(enum fl_mask_mode mode, struct fl_masker **out)
     buf_init(&m->b, MASK_LINE_MAX * 8);
     enum fl_status st = FL_OK;
     for (unsigned i = 0; i < NRULES; i++)
-        if ((mode == FL_MASK_ALL || mask_rules[i].secret) && mask_rules[i].kind != K_LEARN)
+        if ((mode == FL_MASK_ALL || mask_rules[i].secret) && mask_rules[i].kind != K_LEARN &&
+            mask_rules[i].kind != K_HOSTKEYS)
             m->rewrite |= 1ull << i;
     m->md = pcre2_match_data_create(16, NULL);
     if (m->md == NULL) {
@@ -477,16 +479,54 @@ static void learn_line_starts(struct fl_masker *m, const char *d, size_t n)
     }
 }
 
+/* A launcher's workers: the quoted keys of DeepSpeed's WORLD INFO DICT ({'gpu-node-17': [0, 1],
+ * 'gpu-node-18': [0, 1]}), a comma-separated list, or one name (see the K_HOSTKEYS rule). */
+static void learn_hostkeys(struct fl_masker *m, const pcre2_code *re, const char *line, size_t len)
+{
+    int rc = pcre2_match(re, (PCRE2_SPTR)line, len, 0, 0, m->md, NULL);
+    if (rc < 2)
+        return;
+    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(m->md);
+    int g = rc - 1; /* the group of the alternative that matched */
+    if (ov[2 * g] == PCRE2_UNSET)
+        return;
+    const char *s = line + ov[2 * g], *e = line + ov[2 * g + 1];
+    if (g >= 2) { /* a list, or one name */
+        learn_nodelist(m, s, (size_t)(e - s));
+        return;
+    }
+    unsigned budget = 4096;
+    for (const char *p = s; p < e && budget; p++) {
+        if (*p != '\'' && *p != '"')
+            continue;
+        const char *q = memchr(p + 1, *p, (size_t)(e - p - 1));
+        if (q == NULL)
+            break;
+        const char *after = q + 1;
+        while (after < e && (*after == ' ' || *after == '\t'))
+            after++;
+        if (after < e && *after == ':') {
+            add_host(m, p + 1, (size_t)(q - p - 1));
+            budget--;
+        }
+        p = q;
+    }
+}
+
 /* Pass 1: hosts from prefixes and node lists */
 static void learn(struct fl_masker *m, const char *d, size_t n)
 {
     size_t last_line = SIZE_MAX;
     for (size_t i = 0; i < m->nhits; i++) {
         const struct rule *r = &mask_rules[m->hits[i].id];
-        if (r->kind != K_LEARN && r->kind != K_NODELIST)
+        if (r->kind != K_LEARN && r->kind != K_NODELIST && r->kind != K_HOSTKEYS)
             continue;
         size_t at = m->hits[i].to - 1;
         size_t ls = line_begin(d, 0, at), le = line_stop(d, n, at);
+        if (r->kind == K_HOSTKEYS) {
+            learn_hostkeys(m, m->re[m->hits[i].id], d + ls, le - ls < MASK_LINE_MAX ? le - ls : MASK_LINE_MAX);
+            continue;
+        }
         if (r->kind == K_NODELIST) {
             size_t len = le - ls;
             if (len > MASK_LINE_MAX)
@@ -560,6 +600,156 @@ static enum fl_status put_nodelist(struct fl_masker *m, const char *s, size_t n,
     return st;
 }
 
+/* ---------------------------------------------------------------- is it a secret? */
+
+static bool has_ci(const char *s, size_t n, const char *w)
+{
+    size_t k = strlen(w);
+    for (size_t i = 0; i + k <= n; i++)
+        if (strncasecmp(s + i, w, k) == 0)
+            return true;
+    return false;
+}
+
+/* Bits of Shannon entropy per character. */
+static double entropy(const char *v, size_t n)
+{
+    unsigned counts[256] = {0};
+    for (size_t i = 0; i < n; i++)
+        counts[(unsigned char)v[i]]++;
+    double h = 0;
+    for (unsigned c = 0; c < 256; c++)
+        if (counts[c]) {
+            double p = (double)counts[c] / (double)n;
+            h -= p * log2(p);
+        }
+    return h;
+}
+
+/* A placeholder of a token format: ghp_xxxx..., AKIA...EXAMPLE, <your-token>, 0000... */
+static bool placeholder(const char *v, size_t n)
+{
+    if (has_ci(v, n, "example") || has_ci(v, n, "your") || has_ci(v, n, "redacted") ||
+        has_ci(v, n, "placeholder") || has_ci(v, n, "changeme"))
+        return true;
+    size_t run = 1;
+    for (size_t i = 1; i < n; i++) {
+        run = v[i] == v[i - 1] ? run + 1 : 1;
+        if (run >= 5 && strchr("xX*#.0-_", v[i]))
+            return true;
+    }
+    return n >= 16 && entropy(v, n) < 2.5; /* AIzaaaaaaaaaaaaaaaaaaaa */
+}
+
+/* Random-looking: long enough, letters and digits mixed, and more varied than words are
+ * (DOC_Vector_5_32, SalesResults-1.2 and 9a038989 commit hashes of versions stay). */
+static bool random_text(const char *v, size_t n)
+{
+    if (n < 12)
+        return false;
+    size_t digits = 0, upper = 0, lower = 0, other = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)v[i];
+        digits += isdigit(c) != 0;
+        upper += isupper(c) != 0;
+        lower += islower(c) != 0;
+        other += !isalnum(c);
+    }
+    if (digits == 0 || digits == n || other * 4 > n)
+        return false;
+    /* words between separators: DOC_Vector_5_32, SalesResults-1.2 */
+    if (other)
+        for (size_t i = 0; i + 5 <= n; i++) {
+            size_t k = i;
+            if (isupper((unsigned char)v[k]))
+                k++;
+            while (k < n && islower((unsigned char)v[k]))
+                k++;
+            if (k - i >= 5 && (i == 0 || !isalpha((unsigned char)v[i - 1])))
+                return false;
+        }
+    bool hex = true;
+    for (size_t i = 0; i < n && hex; i++)
+        hex = isxdigit((unsigned char)v[i]) != 0;
+    if (hex)
+        return n >= 20 && entropy(v, n) >= 3.0;
+    return (upper > 0) + (lower > 0) + 1 >= 2 && entropy(v, n) >= (n < 20 ? 3.3 : 3.7);
+}
+
+/* Names whose value is an identifier or a public part, not a secret */
+static bool public_name(const char *name, size_t n)
+{
+    static const char *const words[] = {"public", "pub_", "pubkey", "primary", "foreign", "sort",
+                                        "partition", "cache", "hash", "csrf", "xsrf", "monkey",
+                                        "turkey", "hotkey", "keyboard", "bypass", "compass",
+                                        "keyword", "path", "file", "url", "uri", "_id", "endpoint", "_name",
+                                        "length", "size", "_count"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (has_ci(name, n, words[i]))
+            return !has_ci(name, n, "private_key_id");
+    return false;
+}
+
+/* A value after a secret's name that is not one: a reference to it (${TOKEN}, $TOKEN, %TOKEN%,
+ * os.environ[...], a call), a literal (true, none, 2048 after max_tokens), a path or a URL. */
+static bool reference(const char *name, size_t nn, const char *v, size_t n)
+{
+    static const char *const literals[] = {"true", "false", "null", "none", "nil", "undefined",
+                                           "yes", "no", "on", "off", "required", "optional",
+                                           "string", "str", "int", "bool", "bytes", "any",
+                                           "secret", "password", "token", "env", "auto", "default",
+                                           "empty", "unset", "hidden", "masked", "***"};
+    if (n == 0 || strchr("$%/~#@(", v[0]) || (n >= 2 && v[0] == '.' && v[1] == '/'))
+        return true;
+    for (size_t i = 0; i < sizeof literals / sizeof literals[0]; i++)
+        if (strlen(literals[i]) == n && strncasecmp(v, literals[i], n) == 0)
+            return true;
+    if (memchr(v, '(', n) || has_ci(v, n, "://") || has_ci(v, n, "os.environ") ||
+        has_ci(v, n, "process.env") || has_ci(v, n, "getenv") || has_ci(v, n, "{{"))
+        return true;
+    bool secret_word = has_ci(name, nn, "pass") || has_ci(name, nn, "pwd") ||
+                       has_ci(name, nn, "pin") || has_ci(name, nn, "secret");
+    bool number = n <= 6;
+    for (size_t i = 0; i < n && number; i++)
+        number = isdigit((unsigned char)v[i]) != 0;
+    if (number && !secret_word)
+        return true;
+    if (placeholder(v, n))
+        return true;
+    /* a variable: token=hf_token, api_key=args.api_key */
+    bool ident = isalpha((unsigned char)v[0]) && !secret_word;
+    size_t seps = 0;
+    for (size_t i = 0; i < n && ident; i++) {
+        unsigned char c = (unsigned char)v[i];
+        seps += c == '_' || c == '.';
+        ident = islower(c) || c == '_' || c == '.' || (c == ')' && i == n - 1);
+    }
+    return ident && seps;
+}
+
+/* Whether the match of rule r (groups in ov, rc of them) is a secret by r's check. */
+static bool is_secret(const struct rule *r, const char *s, const PCRE2_SIZE *ov, int rc)
+{
+    if (r->check == C_NONE)
+        return true;
+    int g = rc > 1 ? rc - 1 : 0;
+    const char *v = s + ov[2 * g];
+    size_t n = ov[2 * g + 1] - ov[2 * g];
+    const char *name = rc > 1 ? s + ov[2] : "";
+    size_t nn = rc > 2 ? ov[3] - ov[2] : 0;
+    switch (r->check) {
+    case C_FORMAT:
+        return !placeholder(v, n);
+    case C_VALUE:
+        return !public_name(name, nn) && !reference(name, nn, v, n);
+    case C_RANDOM:
+        return !public_name(name, nn) && !reference(name, nn, v, n) && random_text(v, n);
+    case C_NONE:
+        break;
+    }
+    return true;
+}
+
 /* Appends the replacement of the match described by ov (rc groups) in s to o. */
 static enum fl_status replace(struct fl_masker *m, unsigned ri, const char *s, const PCRE2_SIZE *ov,
                               int rc, struct buf *o)
@@ -567,6 +757,8 @@ static enum fl_status replace(struct fl_masker *m, unsigned ri, const char *s, c
     const struct rule *r = &mask_rules[ri];
     const char *ms = s + ov[0];
     size_t mn = ov[1] - ov[0];
+    if (!is_secret(r, s, ov, rc))
+        return buf_append(o, ms, mn);
     switch (r->kind) {
     case K_PLACE:
     case K_PEM_BEGIN:
@@ -577,8 +769,12 @@ static enum fl_status replace(struct fl_masker *m, unsigned ri, const char *s, c
         return st != FL_OK ? st : buf_append(o, r->place, strlen(r->place));
     }
     case K_URL: {
+        /* redis://:password@host has no user: do not invent one */
         enum fl_status st = buf_append(o, s + ov[2], ov[3] - ov[2]);
-        return st != FL_OK ? st : buf_append(o, "<user>:<password>@", 18);
+        if (st != FL_OK)
+            return st;
+        return ov[5] > ov[4] ? buf_append(o, "<user>:<password>@", 18)
+                             : buf_append(o, ":<password>@", 12);
     }
     case K_NODELIST: {
         enum fl_status st = buf_append(o, s + ov[2], ov[3] - ov[2]);
@@ -617,6 +813,7 @@ static enum fl_status replace(struct fl_masker *m, unsigned ri, const char *s, c
                            : put_pseudonym(&m->users, s + ov[4], ov[5] - ov[4], "user-%u", "<user>", o);
     }
     case K_LEARN:
+    case K_HOSTKEYS:
         break;
     }
     return buf_append(o, ms, mn);
@@ -745,7 +942,7 @@ static void mask_line(struct fl_masker *m, const char *line, size_t n, uint64_t 
     if (st == FL_OK && (mask & 3 || m->in_pem))
         st = mask_pem(m, mask);
     for (unsigned ri = 2; ri < NRULES && st == FL_OK; ri++)
-        if ((mask >> ri & 1) && m->re[ri] && mask_rules[ri].kind != K_LEARN) {
+        if ((mask >> ri & 1) && m->re[ri]) {
             st = subst(m, ri, &m->a, &m->b);
             swap(&m->a, &m->b);
         }

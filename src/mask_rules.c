@@ -1,86 +1,236 @@
 /*
  * mask_rules.c — the masking rules, in the order they are applied, and their database.
  * See mask.c for how a matched rule rewrites a line.
+ *
+ * The token formats are those the providers document (prefixes such as ghp_, glpat-, xoxb-,
+ * sk_live_, npm_, pypi-AgEIcHlwaS5vcmc, dapi, AGE-SECRET-KEY-1, a Q~ at the fourth place of an
+ * Azure AD client secret) and are written with their lengths, so that a word which merely starts
+ * like a token stays. A value without a known format is masked after a name: any value after a
+ * secret's name (password, token, secret, api_key, ...), and only random-looking text after a
+ * weak one (key, auth, pass, ...). enum check says what a value must look like.
  */
 #include "mask_rules.h"
 
 #include <stdlib.h>
 
 #define CI HS_FLAG_CASELESS
+/* PCRE2 boundaries: a token is not part of a longer word */
+#define LB "(?<![A-Za-z0-9_])"
+#define RB "(?![A-Za-z0-9_])"
 #define NAME_SEP "[\"']?[ \\t]*[=:][ \\t]*[\"']?"
+/* The assignment forms of config files and code: = : := ::= ?= .= => and, after a quoted name,
+ * a comma (setProperty("X_TOKEN", "value")); a type may sit between (var xToken string = ...) */
+#define ASSIGN                                                                                 \
+    "(?:[ \\t]+(?:string|String|str|&str)\\b)?(?:[\"'`][ \\t]*,|[\"'`]?[ \\t]*"                \
+    "(?:=>|:{1,3}=|[?.]=|=|:))[ \\t]*[\"'`]?"
+#define ASSIGN_HS "(?:[\"'`]?[ \\t]*[=:,.?]|[ \\t]+&?[Ss]tr)"
 /* a value that is not already a placeholder, a quoted empty string or a reference */
-#define VALUE "([^\\s\"',;<{\\[][^\\s\"',;]*)"
+#define VALUE "([^\\s\"'`,;<{\\[][^\\s\"'`,;]*)"
+/* a value as a command-line argument or after a word: up to a blank or quote */
+#define ARG "([^\\s\"'`]+)"
 
 const struct rule mask_rules[] = {
+    /* 0, 1: mask.c's key-block state machine knows these two by index */
     {K_PEM_BEGIN, true, "-----BEGIN [A-Z0-9 ]*PRIVATE KEY", 0,
-     "-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----", "<private-key>"},
+     "-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----", "<private-key>", C_NONE},
     {K_PEM_END, true, "-----END [A-Z0-9 ]*PRIVATE KEY", 0,
-     "-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----", "<private-key>"},
-    {K_URL, true, "://[^\\s:/@\"']+:[^\\s/@\"']+@", 0,
-     "([A-Za-z][A-Za-z0-9+.-]*://)[^\\s:/@\"'<>]+:[^\\s/@\"']+@", NULL},
+     "-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----", "<private-key>", C_NONE},
+    /* scheme://user:password@ and scheme://:password@ (redis) */
+    {K_URL, true, "://[^\\s:/@\"']*:[^\\s/@\"']+@", 0,
+     "([A-Za-z][A-Za-z0-9+.-]*://)([^\\s:/@\"'<>]*):[^\\s/@\"']+@", NULL, C_NONE},
     {K_KEEP1, true, "aws_secret_access_key", CI,
-     "(?i)(aws_secret_access_key" NAME_SEP ")[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])", "<aws-secret-key>"},
+     "(?i)(aws_secret_access_key" NAME_SEP ")[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])", "<aws-secret-key>",
+     C_NONE},
     {K_KEEP1, true, "wandb_api_key", CI,
-     "(?i)(wandb_api_key" NAME_SEP ")[A-Za-z0-9_-]{40,}", "<wandb-key>"},
+     "(?i)(wandb_api_key" NAME_SEP ")[A-Za-z0-9_-]{40,}", "<wandb-key>", C_NONE},
     {K_KEEP1, true, "wandb[ \\t]+login", 0,
-     "(wandb[ \\t]+login\\b[^\\n]*?[ \\t=])[A-Za-z0-9_-]{40,}(?![A-Za-z0-9_-])", "<wandb-key>"},
+     "(wandb[ \\t]+login\\b[^\\n]*?[ \\t=])[A-Za-z0-9_-]{40,}(?![A-Za-z0-9_-])", "<wandb-key>", C_NONE},
     {K_PLACE, true, "eyJ[A-Za-z0-9_-]{4,}\\.eyJ", 0,
-     "eyJ[A-Za-z0-9_-]{4,}\\.eyJ[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]*", "<jwt>"},
-    {K_PLACE, true, "hf_[A-Za-z0-9]{30}", 0, "(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}", "<hf-token>"},
+     "eyJ[A-Za-z0-9_-]{4,}\\.eyJ[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]*", "<jwt>", C_NONE},
+    {K_PLACE, true, "hf_[A-Za-z0-9]{30}|api_org_[A-Za-z0-9]{30}", 0,
+     LB "(?:hf|api_org)_[A-Za-z0-9]{30,}", "<hf-token>", C_FORMAT},
+    /* OpenAI (sk-, sk-proj-, sk-svcacct-), Anthropic (sk-ant-api03-), DeepSeek and the others
+     * that took the sk- form */
     {K_PLACE, true, "sk-[A-Za-z0-9_-]{20}", 0,
-     "(?<![A-Za-z0-9])sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}", "<api-key>"},
-    {K_PLACE, true, "(?:AKIA|ASIA)[0-9A-Z]{16}", 0,
-     "(?<![A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])", "<aws-access-key-id>"},
+     "(?<![A-Za-z0-9])sk-(?:ant-(?:api|admin)[0-9]{2}-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}",
+     "<api-key>", C_FORMAT},
+    /* other AI providers: Replicate r8_, Groq gsk_, Perplexity pplx-, xAI xai-, LangSmith lsv2_,
+     * Pinecone pcsk_, Cohere's and Mistral's keys have no prefix (names below) */
+    {K_PLACE, true,
+     "r8_[A-Za-z0-9]{30}|gsk_[A-Za-z0-9]{40}|pplx-[A-Za-z0-9]{40}|xai-[A-Za-z0-9]{50}|"
+     "lsv2_(?:pt|sk)_|pcsk_[A-Za-z0-9]{5}", 0,
+     LB "(?:r8_[A-Za-z0-9]{37}|gsk_[A-Za-z0-9]{48,}|pplx-[A-Za-z0-9]{40,}|xai-[A-Za-z0-9]{60,}|"
+     "lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}|pcsk_[A-Za-z0-9_]{40,})" RB,
+     "<api-key>", C_FORMAT},
+    {K_PLACE, true, "(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}", 0,
+     "(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}(?![0-9A-Z])", "<aws-access-key-id>",
+     C_FORMAT},
     {K_PLACE, true, "gh[pousr]_[A-Za-z0-9]{20}|github_pat_[A-Za-z0-9_]{20}", 0,
-     "(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})", "<github-token>"},
-    {K_PLACE, true, "glpat-[A-Za-z0-9_-]{20}", 0, "glpat-[A-Za-z0-9_-]{20,}", "<gitlab-token>"},
+     "(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})", "<github-token>",
+     C_FORMAT},
+    /* GitLab: personal, deploy, runner, pipeline trigger, feed, mail, agent, OAuth, SCIM,
+     * feature-flag and CI job tokens, and runner registration tokens */
+    {K_PLACE, true,
+     "gl(?:pat|dt|rt|ptt|ft|imt|agent|oas|soat|ffct|cbt)-[A-Za-z0-9_]{8}|GR1348941[A-Za-z0-9_-]{20}",
+     0,
+     LB "(?:gl(?:pat|dt|rt|ptt|ft|imt|agent|oas|soat|ffct|cbt)-[A-Za-z0-9_.-]{20,}|"
+     "GR1348941[A-Za-z0-9_-]{20,})", "<gitlab-token>", C_FORMAT},
     {K_PLACE, true, "hooks\\.slack\\.com/", 0,
-     "(?:https?://)?hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+",
-     "<slack-webhook>"},
-    {K_PLACE, true, "xox[abpors]-[A-Za-z0-9-]{10}", 0,
-     "(?<![A-Za-z0-9])xox[abpors]-[A-Za-z0-9-]{10,}", "<slack-token>"},
+     "(?:https?://)?hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_+-]+",
+     "<slack-webhook>", C_NONE},
+    {K_PLACE, true, "xox[a-z]-[A-Za-z0-9-]{10}|xapp-[0-9]-", 0,
+     "(?<![A-Za-z0-9])(?:xox[a-z](?:\\.xox[a-z])?-[A-Za-z0-9-]{18,}|xapp-[0-9]-[A-Za-z0-9-]{18,})",
+     "<slack-token>", C_FORMAT},
+    /* webhooks of other chat services: Discord, Microsoft Teams */
+    {K_PLACE, true, "discord(?:app)?\\.com/api/webhooks/|\\.webhook\\.office\\.com/webhookb2/", 0,
+     "(?:https?://)?(?:(?:ptb\\.|canary\\.)?discord(?:app)?\\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]+|"
+     "[A-Za-z0-9-]+\\.webhook\\.office\\.com/webhookb2/[^\\s\"']+)", "<webhook>", C_NONE},
+    /* payments: Stripe secret and restricted keys and webhook secrets, Square, Shopify,
+     * Shippo, Duffel, EasyPost, Flutterwave */
+    {K_PLACE, true,
+     "(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10}|whsec_[A-Za-z0-9]{20}|sq0(?:atp|csp)-|"
+     "shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}|shippo_(?:live|test)_|duffel_(?:test|live)_|EZ[AT]K[A-Za-z0-9]{20}|"
+     "FLW(?:SECK|PUBK)_TEST-", 0,
+     LB "(?:(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9+/=]{24,}|"
+     "sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}|"
+     "shippo_(?:live|test)_[a-fA-F0-9]{40}|duffel_(?:test|live)_[A-Za-z0-9_=-]{43}|"
+     "EZ[AT]K[A-Za-z0-9]{54}|FLW(?:SECK|PUBK)_TEST-[A-Za-z0-9-]{12,})" RB,
+     "<payment-key>", C_FORMAT},
+    /* mail and messaging: SendGrid, Brevo (Sendinblue), Twilio API keys, Mailgun */
+    {K_PLACE, true, "SG\\.[A-Za-z0-9_-]{16}|xkeysib-[a-f0-9]{16}|SK[0-9a-fA-F]{32}|key-[a-f0-9]{32}", 0,
+     LB "(?:SG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{16,64}|xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}|"
+     "SK[0-9a-fA-F]{32}|key-[a-f0-9]{32})" RB, "<api-key>", C_FORMAT},
+    /* package registries and CI: npm, PyPI, Docker Hub, RubyGems, Clojars, Artifactory,
+     * Postman, Prefect, ReadMe, Scalingo, Pulumi, Doppler, Terraform Cloud, Sentry, Sourcegraph,
+     * Linear, Atlassian, Typeform, Frame.io, Fly.io, Grafana, Vault, Databricks */
+    {K_PLACE, true,
+     "npm_[A-Za-z0-9]{36}|pypi-AgE|dckr_(?:pat|oat)_|rubygems_[a-f0-9]{20}|CLOJARS_[a-z0-9]{20}|"
+     "AKCp[A-Za-z0-9]{20}|PMAK-[a-f0-9]{24}|pnu_[A-Za-z0-9]{36}|rdme_[a-z0-9]{20}|tk-us-|pul-[a-f0-9]{40}|"
+     "dp\\.(?:pt|st|sa|ct|scim|audit)\\.|\\.atlasv1\\.|sntry[us]_|sgp_[a-fA-F0-9]{16}|lin_api_|ATATT3|"
+     "tfp_[A-Za-z0-9_.=-]{20}|fio-u-|fo1_|fm[12][ar]?_|glc_eyJ|glsa_|hv[sb]\\.|dapi[a-f0-9]{32}", 0,
+     LB "(?:npm_[A-Za-z0-9]{36}|pypi-AgE[A-Za-z0-9_-]{50,}|dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}|"
+     "rubygems_[a-f0-9]{48}|CLOJARS_[a-z0-9]{60}|AKCp[A-Za-z0-9]{60,}|PMAK-[a-f0-9]{24}-[a-f0-9]{34}|"
+     "pnu_[A-Za-z0-9]{36}|rdme_[a-z0-9]{70}|tk-us-[A-Za-z0-9_-]{48}|pul-[a-f0-9]{40}|"
+     "dp\\.(?:pt|st|sa|ct|scim|audit)\\.[A-Za-z0-9_]{40,}|[A-Za-z0-9]{14}\\.atlasv1\\.[A-Za-z0-9_=-]{60,}|"
+     "sntryu_[a-f0-9]{64}|sntrys_eyJ[A-Za-z0-9+/=_]{40,}|sgp_(?:[a-fA-F0-9]{16}_)?[a-fA-F0-9]{40}|"
+     "lin_api_[A-Za-z0-9]{40}|ATATT3[A-Za-z0-9_=-]{100,}|tfp_[A-Za-z0-9_.=-]{59}|fio-u-[A-Za-z0-9_=-]{64}|"
+     "fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3}|glc_eyJ[A-Za-z0-9+/=]{30,}|"
+     "glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|hv[sb]\\.[A-Za-z0-9_-]{90,}|dapi[a-f0-9]{32}(?:-[0-9])?)"
+     "(?![A-Za-z0-9_])", "<registry-token>", C_FORMAT},
+    /* password managers and encryption: 1Password service-account tokens and secret keys,
+     * age secret keys */
+    {K_PLACE, true, "ops_eyJ|A3-[A-Z0-9]{6}-|AGE-SECRET-KEY-1", 0,
+     LB "(?:ops_eyJ[A-Za-z0-9+/]{40,}={0,3}|"
+     "A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}|"
+     "AGE-SECRET-KEY-1[0-9A-Z]{58})" RB, "<secret-key>", C_FORMAT},
+    /* clouds: Google API keys, OAuth access tokens and client secrets; Alibaba; DigitalOcean;
+     * Dynatrace; New Relic; Amazon Bedrock; Cloudflare origin CA; OpenShift; Yandex; HubSpot */
+    {K_PLACE, true,
+     "AIza[A-Za-z0-9_-]{35}|ya29\\.[A-Za-z0-9_-]{20}|GOCSPX-|LTAI[A-Za-z0-9]{20}|do[opr]_v1_[a-f0-9]{20}|"
+     "dt0c01\\.|NR(?:AK|II|JS)-|ABSK[A-Za-z0-9+/]{40}|v1\\.0-[a-f0-9]{24}-|sha256~[A-Za-z0-9_-]{43}|"
+     "AQVN[A-Za-z0-9_-]{35}|t1\\.[A-Za-z0-9_-]{20}|pat-(?:na|eu)1-", 0,
+     LB "(?:AIza[A-Za-z0-9_-]{35}|ya29\\.[A-Za-z0-9_-]{20,}|GOCSPX-[A-Za-z0-9_-]{28}|"
+     "LTAI[A-Za-z0-9]{20}|do[opr]_v1_[a-f0-9]{64}|dt0c01\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{64}|"
+     "NR(?:AK|II|JS)-[A-Za-z0-9-]{19,32}|ABSK[A-Za-z0-9+/]{100,}={0,2}|v1\\.0-[a-f0-9]{24}-[a-f0-9]{146}|"
+     "sha256~[A-Za-z0-9_-]{43}|AQVN[A-Za-z0-9_-]{35,38}|t1\\.[A-Za-z0-9_-]+={0,2}\\.[A-Za-z0-9_-]{86}={0,2}|"
+     "pat-(?:na|eu)1-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})" RB,
+     "<cloud-key>", C_FORMAT},
+    /* Azure AD client secrets: three characters, a digit, Q~, then 31 to 34 */
+    {K_PLACE, true, "[0-9]Q~[A-Za-z0-9_~.-]{31}", 0,
+     "(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])",
+     "<azure-client-secret>", C_FORMAT},
+    /* Azure connection strings and SAS: AccountKey=, SharedAccessKey=, Password= up to ';';
+     * sig= of a shared access signature */
+    {K_KEEP1, true,
+     "(?:AccountKey|SharedAccessKey|SharedAccessSignature|SharedSecret|Password|Pwd)[ \\t]*=|[?&]sig=", CI,
+     "(?i)((?<![A-Za-z0-9_])(?:AccountKey|SharedAccessKey|SharedAccessSignature|SharedSecret|"
+     "Password|Pwd)[ \\t]*=[ \\t]*|[?&]sig=)([^;\\s\"'&<][^;\\s\"'&]*)", "<secret>", C_VALUE},
+    /* Facebook: page and user access tokens (EAA...), app tokens (app id|secret) */
+    {K_PLACE, true, "EAA[A-Za-z0-9]{30}|[0-9]{15}(?:\\||%7[Cc])[A-Za-z0-9_-]{27}", 0,
+     LB "(?:EAA[A-Za-z0-9]{30,}|[0-9]{15,16}(?:\\||%7[Cc])[A-Za-z0-9_-]{27,40})" RB, "<social-token>",
+     C_FORMAT},
+    /* Telegram bot tokens: bot id, colon, AA and 33 */
+    {K_PLACE, true, "[0-9]{8}:AA[A-Za-z0-9_-]{33}", 0,
+     "(?<![A-Za-z0-9_:])[0-9]{8,12}:AA[A-Za-z0-9_-]{33}" RB, "<social-token>", C_FORMAT},
+    /* command lines: mysql -pPASS, curl -u user:pass, sshpass -p PASS, docker login -p PASS,
+     * SQL's IDENTIFIED BY 'pass' */
+    {K_KEEP1, true, "(?:mysql|mariadb)[^\\n]*[ \\t\"']-p[^ \\t\\n]", CI,
+     "(?i)(\\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mariadb|mariadb-dump)\\b[^\\n]*?"
+     "[ \\t\"']-p[\"']?)([^\\s\"'`,][^\\s\"'`]*)", "<password>", C_NONE},
+    {K_KEEP1, true, "curl[^\\n]*[ \\t](?:-u|--user)[ \\t=]", 0,
+     "(\\bcurl\\b[^\\n]*?[ \\t](?:-u|--user)(?:[ \\t]+|=)[\"']?[^\\s:\"']*:)" ARG, "<password>", C_NONE},
+    {K_KEEP1, true, "sshpass[^\\n]*[ \\t]-p", 0,
+     "(\\bsshpass\\b[^\\n]*?[ \\t]-p[ \\t]*[\"']?)" ARG, "<password>", C_NONE},
+    {K_KEEP1, true, "login[^\\n]*[ \\t]-p[ \\t]", 0,
+     "(\\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras)\\b[^\\n]*?\\blogin\\b[^\\n]*?[ \\t]-p[ \\t]+[\"']?)"
+     ARG, "<password>", C_NONE},
+    {K_KEEP1, true, "identified[ \\t]+by[ \\t]+'", CI,
+     "(?i)(\\bidentified[ \\t]+by[ \\t]+')([^']+)", "<password>", C_NONE},
+    /* netrc: "machine h login u password p" on one line, and "password p" on a line of its own */
+    {K_KEEP1, true, "password[ \\t]+[^ \\t\\n]", 0,
+     "((?:\\bmachine[ \\t]+\\S+[^\\n]*?[ \\t]|^[ \\t]*)password[ \\t]+)(\\S+)"
+     "(?=[ \\t]*$|[ \\t]+(?:machine|login|account|macdef|default)\\b)",
+     "<password>", C_NONE},
+    /* "password X" ending a line elsewhere: only when X looks random ("password reset" stays) */
+    {K_KEEP1, true, "password[ \\t]+[^ \\t\\n]", 0,
+     "(\\bpassword[ \\t]+)(\\S+)(?=[ \\t]*$)", "<password>", C_RANDOM},
     {K_KEEP1, true, "authorization[\"']?[ \\t]*[=:]", CI,
      "(?i)(authorization" NAME_SEP "(?:(?:bearer|basic|token|bot|digest|negotiate)[ \\t]+)?)"
-     "(?!(?:bearer|basic|token|bot|digest|negotiate)[ \\t])[^\\s\"'<][^\\s\"',]*", "<secret>"},
+     "(?!(?:bearer|basic|token|bot|digest|negotiate)[ \\t])[^\\s\"'<][^\\s\"',]*", "<secret>", C_NONE},
     {K_KEEP1, true, "bearer[ \\t]+[A-Za-z0-9._~+/-]{8}", CI,
-     "(?i)(\\bbearer[ \\t]+)[A-Za-z0-9._~+/-]{8,}=*", "<secret>"},
+     "(?i)(\\bbearer[ \\t]+)[A-Za-z0-9._~+/-]{8,}=*", "<secret>", C_NONE},
     /* NAME=value where NAME is an upper-case variable that contains a secret word */
-    {K_KEEP1, true, "(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY)[A-Z0-9_]*[\"']?[ \\t]*[=:]", 0,
-     "(?<![A-Za-z0-9_])([A-Z0-9_]*(?:TOKEN(?!IZER)|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY)"
-     "[A-Z0-9_]*" NAME_SEP ")" VALUE, "<secret>"},
-    /* name=value, name: value where the name ends with a secret word (max_tokens does not) */
     {K_KEEP1, true,
-     "(?:token|secret|passw[a-z]*|passphrase|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)"
-     "[\"']?[ \\t]*[=:]", CI,
+     "(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|_PASS|_PWD|PRIVATE_KEY)[A-Z0-9_]*" ASSIGN_HS, 0,
+     "(?<![A-Za-z0-9_])([A-Z0-9_]*(?:TOKEN(?!IZER)|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|"
+     "PRIVATE_KEY|_PASS(?![A-Z])|_PWD(?![A-Z]))[A-Z0-9_]*" ASSIGN ")" VALUE, "<secret>", C_VALUE},
+    /* name=value, name: value, name := value where the name ends with a secret word (max_tokens
+     * does not) */
+    {K_KEEP1, true,
+     "(?:token|secret|passw[a-z]*|passphrase|api[_-]?key|access[_-]?key|private[_-]?key(?:[_-]?id)?|"
+     "credentials?)" ASSIGN_HS, CI,
      "(?i)(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:token|secret|password|passwd|passphrase|api[_-]?key|"
-     "access[_-]?key|private[_-]?key|credentials?)" NAME_SEP ")" VALUE, "<secret>"},
+     "access[_-]?key|private[_-]?key(?:[_-]?id)?|credentials?)" ASSIGN ")" VALUE, "<secret>", C_VALUE},
+    /* keyword plus entropy: after a weak name (key, auth, pass, ...) only random-looking text */
+    {K_KEEP1, true, "(?:key|auth|creds|pwd|pass|pat|sig|signature|salt)" ASSIGN_HS, CI,
+     "(?i)(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:key|auth|creds|pwd|pass|pat|sig|signature|salt)"
+     ASSIGN ")" VALUE, "<secret>", C_RANDOM},
     /* command-line flags: --hf-token X, --password X */
     {K_KEEP1, true, "(?:token|secret|passw[a-z]*|api[_-]?key|access[_-]?key)[ \\t]+[^\\s-]", CI,
      "(?i)(--?[A-Za-z0-9_-]*(?:token|secret|password|passwd|api[_-]?key|access[_-]?key)[ \\t]+[\"']?)"
-     "([^\\s\"'<-][^\\s\"']*)", "<secret>"},
+     "([^\\s\"'<-][^\\s\"']*)", "<secret>", C_VALUE},
     /* private details */
     {K_NODELIST, false, "nodelist[\"']?[ \\t]*[=:]", CI,
      "(?i)((?<![A-Za-z0-9])(?:SLURM_JOB_NODELIST|SLURM_NODELIST|SLURM_STEP_NODELIST|NodeList)" NAME_SEP ")"
-     "([A-Za-z0-9._,\\[\\]-]+)", NULL},
+     "([A-Za-z0-9._,\\[\\]-]+)", NULL, C_NONE},
     /* a bare literal: class-then-@ prefilters miss matches at some buffer alignments in the
      * Vectorscan 5.4.9 accelerators */
     {K_EMAIL, false, "@", 0,
      "(?<![A-Za-z0-9._%+-])([A-Za-z0-9._%+-]+)@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,}"
-     "(?![A-Za-z0-9-])", NULL},
+     "(?![A-Za-z0-9-])", NULL, C_NONE},
     {K_IPV4, false, "[0-9]\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]", 0,
-     "(?<![0-9A-Za-z.])[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}(?![0-9]|\\.[0-9])", NULL},
+     "(?<![0-9A-Za-z.])[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}(?![0-9]|\\.[0-9])", NULL, C_NONE},
     /* the full eight-group form is left to lines that matched for another reason: its prefilter
      * alone would halve the speed of the whole database */
     {K_IPV6, false, "[0-9A-Fa-f]::[0-9A-Fa-f]", 0,
      "(?<![0-9A-Za-z.])(?:(?:[0-9A-Fa-f]{1,4}:){7}[0-9A-Fa-f]{1,4}|"
-     "(?:[0-9A-Fa-f]{1,4}:){1,6}:(?:[0-9A-Fa-f]{1,4}:){0,5}[0-9A-Fa-f]{1,4})(?![0-9A-Za-z:])", NULL},
+     "(?:[0-9A-Fa-f]{1,4}:){1,6}:(?:[0-9A-Fa-f]{1,4}:){0,5}[0-9A-Fa-f]{1,4})(?![0-9A-Za-z:])", NULL,
+     C_NONE},
     {K_HOME, false, "/home/[A-Za-z0-9._-]|/Users/[A-Za-z0-9._-]|\\\\Users\\\\[A-Za-z0-9._-]", 0,
-     "(/home/|/Users/|\\\\Users\\\\)([A-Za-z0-9._-]+)(?=[/\\\\\\s\"':]|$)", NULL},
+     "(/home/|/Users/|\\\\Users\\\\)([A-Za-z0-9._-]+)(?=[/\\\\\\s\"':]|$)", NULL, C_NONE},
     /* NCCL's host:pid:tid [dev] prefix names a host; pdsh and syslog prefixes are recognised by
      * learn_line_starts (a line-start pattern costs more in the database than a walk of lines) */
-    {K_LEARN, false, "[A-Za-z0-9]:[0-9]+:[0-9]+ \\[", 0, NULL, NULL},
+    {K_LEARN, false, "[A-Za-z0-9]:[0-9]+:[0-9]+ \\[", 0, NULL, NULL, C_NONE},
+    /* launchers that name their workers: DeepSpeed's "WORLD INFO DICT: {'gpu-node-17': [0, 1]}"
+     * and "Running on the following workers: gpu-node-17,gpu-node-18"; Ray's "ray start
+     * --address=gpu-node-17:6379" and "Connecting to existing Ray cluster at address:
+     * gpu-node-17:6379" (Ray's per-worker lines carry addresses, masked as such) */
+    {K_HOSTKEYS, false,
+     "WORLD INFO DICT|following workers:|world_info|ray start[^\\n]*--address|Ray cluster at address:", 0,
+     "(?:WORLD INFO DICT|world_info)[^{]*(\\{.*\\})|following workers:[ \\t]*([A-Za-z0-9._,-]+)|"
+     "(?:\\bray start\\b[^\\n]*?--address[= ][\"']?|Ray cluster at address:[ \\t]*)([A-Za-z0-9._-]+)",
+     NULL, C_NONE},
 };
-
 
 const size_t mask_rule_count = sizeof mask_rules / sizeof mask_rules[0];
 _Static_assert(sizeof mask_rules / sizeof mask_rules[0] <= MASK_RULES_MAX,

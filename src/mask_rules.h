@@ -25,6 +25,18 @@ enum kind {
     K_IPV6,
     K_HOME,      /* /home/alice → /home/user-N */
     K_LEARN,     /* a line prefix that may name a host: learnt, not rewritten */
+    K_HOSTKEYS,  /* a launcher's world-info dict: its quoted keys are hosts, learnt */
+};
+
+/* What a matched value must look like to be masked: the last capture group (the whole match
+ * when there is none) is checked, and a match that fails is left as it is. Masked logs must
+ * stay readable, so a placeholder (AKIA...EXAMPLE, ghp_xxxx), a reference (${TOKEN}) or, for
+ * weak names such as "key", a word rather than random text, is not a secret. */
+enum check {
+    C_NONE,
+    C_FORMAT,    /* a token of a known format: not a placeholder (xxxx, EXAMPLE) */
+    C_VALUE,     /* a value after a secret's name: not a reference, placeholder or literal */
+    C_RANDOM,    /* a value after a weak name: C_VALUE, and random-looking text */
 };
 
 struct rule {
@@ -34,6 +46,7 @@ struct rule {
     unsigned hs_flags;
     const char *re;    /* PCRE2: the exact spans (NULL for K_LEARN) */
     const char *place;
+    enum check check;
 };
 
 extern const struct rule mask_rules[];

@@ -21,6 +21,9 @@ struct fl_kb *app_load_kb(const char *const *dirs, int ndirs);
 struct fl_report *app_scan(const struct fl_kb *kb, const struct fl_scan_options *so,
                            const char *const *paths, int npaths, unsigned threads,
                            struct fl_masker *m);
+/* "faultline: PATH: MSG" on stderr, the path and the message masked apart with m (when not
+ * NULL), so that a file name is masked as a path and not taken for a host prefix. */
+void app_warn(struct fl_masker *m, const char *path, const char *msg);
 /* Threads to read with when the user does not say: the online CPUs, at most 16. */
 unsigned app_default_threads(void);
 

@@ -96,12 +96,7 @@ int cmd_mask(int argc, char **argv)
         enum fl_status st = fl_mask_path(m, paths[i], stdout, &err);
         if (st != FL_OK) {
             /* the message names a path: it is masked like the log */
-            char line[1200], *masked = NULL;
-            snprintf(line, sizeof line, "%s: %s", err.file[0] ? err.file : paths[i],
-                     err.msg[0] ? err.msg : fl_strerror(st));
-            if (fl_masker_apply(m, line, strlen(line), &masked, NULL) == FL_OK)
-                fprintf(stderr, "faultline: %s\n", masked);
-            free(masked);
+            app_warn(m, err.file[0] ? err.file : paths[i], err.msg[0] ? err.msg : fl_strerror(st));
         }
         if (st == FL_ERR_NOMEM || st == FL_ERR_USAGE)
             break;

@@ -10,16 +10,19 @@
 #include <string.h>
 #include <unistd.h>
 
-static void warn(struct fl_masker *m, const char *path, const char *msg)
+void app_warn(struct fl_masker *m, const char *path, const char *msg)
 {
-    char line[1200], *masked = NULL;
-    snprintf(line, sizeof line, "%s: %s", path, msg);
-    if (m && fl_masker_apply(m, line, strlen(line), &masked, NULL) != FL_OK) {
+    /* the path and the message are masked apart: "trian.log: No such file" read as one line
+     * looks like a pdsh "host: text" prefix, and the file name would be called host-1 */
+    char *mp = NULL, *mm = NULL;
+    if (m && (fl_masker_apply(m, path, strlen(path), &mp, NULL) != FL_OK ||
+              fl_masker_apply(m, msg, strlen(msg), &mm, NULL) != FL_OK)) {
         fprintf(stderr, "faultline: an input could not be read (message not maskable)\n");
-        return;
+    } else {
+        fprintf(stderr, "faultline: %s: %s\n", mp ? mp : path, mm ? mm : msg);
     }
-    fprintf(stderr, "faultline: %s\n", masked ? masked : line);
-    free(masked);
+    free(mp);
+    free(mm);
 }
 
 struct warn_ctx {
@@ -28,7 +31,7 @@ struct warn_ctx {
 
 static void on_error(void *ctx, const struct fl_error *e)
 {
-    warn(((struct warn_ctx *)ctx)->m, e->file, e->msg);
+    app_warn(((struct warn_ctx *)ctx)->m, e->file, e->msg);
 }
 
 struct fl_report *app_scan(const struct fl_kb *kb, const struct fl_scan_options *so,

@@ -42,6 +42,21 @@ grep -qF "gpu-node-01" "$tmp/mask.secrets" || { echo "--mask secrets masked a ho
 grep -qF "127.0.0.1" "$tmp/mask.all" || { echo "127.0.0.1 was masked"; fail=1; }
 grep -qF "hf_QzXw8LmNpR4tYv2BcD6fGhJk9sAe3UiOyT" "$log" || { echo "fixture lost its token"; fail=1; }
 
+# secrets quoted in exception messages (root cause, evidence) and hosts named by a launcher
+leaks=$dir/leaks.log
+for fmt in json text markdown; do
+  "$fl" diagnose --color never --format $fmt "$leaks" >"$tmp/leaks.$fmt" 2>&1
+  for s in My5qlPassw0rd Zk3Qm8Rw2Ty6Ui0Op4As8Df2Gh6Jk0Lz4Xc8Vb2N Rd1sPassw0rd gpu-node-17 gpu-node-18; do
+    if grep -qF -- "$s" "$tmp/leaks.$fmt"; then echo "'$s' survives in diagnose --format $fmt"; fail=1; fi
+  done
+done
+"$fl" mask "$leaks" >"$tmp/leaks.mask"
+grep -qF 'redis://:<password>@' "$tmp/leaks.mask" || { echo "redis URL without a user not masked as one"; fail=1; }
+grep -q "WORLD INFO DICT: {'host-1': \[0, 1\], 'host-2'" "$tmp/leaks.mask" || { echo "WORLD INFO DICT hosts not masked"; fail=1; }
+# a file name in an error message is a path, not a host
+"$fl" diagnose "$tmp/trian.log" 2>"$tmp/missing.err" >/dev/null
+grep -qF "trian.log: No such file" "$tmp/missing.err" || { echo "missing file named $(cat "$tmp/missing.err")"; fail=1; }
+
 # masking does not change the diagnosis
 id() { grep -m1 '"id"' "$1" | sed 's/.*"id": *"\([^"]*\)".*/\1/'; }
 [ "$(id "$tmp/raw.json")" = "cuda-oom" ] || { echo "unmasked diagnosis is '$(id "$tmp/raw.json")', not cuda-oom"; fail=1; }

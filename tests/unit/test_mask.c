@@ -71,6 +71,46 @@ static const struct secret_case cases[] = {
     {"python train.py --hf_token abcdefSECRET123 --max_tokens 100", {"abcdefSECRET123"},
      "--hf_token <secret>"},
     {"S3_ACCESS_KEY=ZXCVBNMASDFG1234", {"ZXCVBNMASDFG1234"}, "<secret>"},
+    /* Azure: storage connection strings, AD client secrets */
+    {"ValueError: bad conn str DefaultEndpointsProtocol=https;AccountName=ckpt;"
+     "AccountKey=Fyya1q79VfsecC5d8qk0FKE3FcGdE1fK9DoXWLCSUqRfNadvWP1yBwdN7TtMCtJ0bZB535ya5Q6wNy6Hajq==;"
+     "EndpointSuffix=core.windows.net",
+     {"Fyya1q79VfsecC5d8qk0FKE3"}, "AccountKey=<secret>;EndpointSuffix"},
+    {"msal: client secret Wk28Q~pL3xV9rT2mN6bQ1sD4fG7hJ0kZ8cX5vB2n rejected",
+     {"Wk28Q~pL3xV9rT2mN6bQ1sD4fG7hJ0kZ8cX5vB2n"}, "<azure-client-secret>"},
+    /* a GCP service account file */
+    {"  \"private_key_id\": \"74f376cd79dfcf7acbacaa34f77259867f8f57fb\",",
+     {"74f376cd79dfcf7acbacaa34f77259867f8f57fb"}, "<secret>"},
+    /* command lines */
+    {"subprocess.CalledProcessError: Command '['mysql', '-u', 'root', '-p2y5Llkct5nDX', 'runs']' "
+     "returned non-zero exit status 1.",
+     {"2y5Llkct5nDX"}, "-p<password>"},
+    {"+ mysql -h db -uroot -pS3cretPass runs", {"S3cretPass"}, "-p<password> runs"},
+    {"+ curl -sf -u admin:hunter22x https://artifacts.internal/x", {"hunter22x"}, "-u admin:<password>"},
+    {"+ curl --user=admin:hunter22x https://artifacts.internal/x", {"hunter22x"}, "admin:<password>"},
+    {"+ sshpass -p Qw3rty9z ssh ml@gpu-node-3", {"Qw3rty9z"}, "sshpass -p <password>"},
+    {"+ docker login -u ci -p Dk3rPw9q registry.example.com", {"Dk3rPw9q"}, "-p <password>"},
+    {"+ ./sync.sh --password Pw9x7Lm2 --epochs 3", {"Pw9x7Lm2"}, "--password <secret>"},
+    /* netrc, on one line and across lines */
+    {"machine api.wandb.ai login user password Nt7rc9Pw2x", {"Nt7rc9Pw2x"}, "password <password>"},
+    {"machine api.wandb.ai\n  login user\n  password Nt7rc9Pw2x\n", {"Nt7rc9Pw2x"}, "  password <password>"},
+    /* tokens of documented formats */
+    {"DATABRICKS_TOKEN=dapi0123456789abcdef0123456789abcdef", {"dapi0123456789abcdef0123456789abcdef"}, "<"},
+    {"databricks: token dapi0123456789abcdef0123456789abcdef-2 ok", {"dapi0123456789abcdef0123456789abcdef"},
+     "<registry-token>"},
+    {"op: OP_SERVICE_ACCOUNT_TOKEN ops_eyJzaWduSW5BZGRyZXNzIjoibXkuMXBhc3N3b3JkLmNvbSIsInVzZXJBdXRoIjp7Im1ldGhvZCI6IlNSUGctNDA5NiJ9fQ",
+     {"ops_eyJzaWduSW5BZGRyZXNz"}, "<secret-key>"},
+    {"sops: age identity AGE-SECRET-KEY-1QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7LQPZRY9X8GF2TVDW0S3JN54KHCE",
+     {"AGE-SECRET-KEY-1QPZRY9X8GF2"}, "<secret-key>"},
+    {"graph api: EAACEdEose0cBAKx7Zq2LmN9pR4tYv2BcD6fGhJk9sAe3UiOyTQw7Er0Ty3Ui6Op9As2Df5Gh8Jk1Lz4Xc7 expired",
+     {"EAACEdEose0cBAKx7Zq2LmN9"}, "<social-token>"},
+    {"npm notice using npm_Ab3De5Gh7Jk9Lm1No3Pq5Rs7Tu9Vw1Xy3Za5", {"npm_Ab3De5Gh7Jk9Lm1No3Pq5Rs7Tu9Vw1Xy3Za5"},
+     "<registry-token>"},
+    {"stripe.error.AuthenticationError: Invalid API Key provided: sk_live_Ab3De5Gh7Jk9Lm1No3Pq5Rs7",
+     {"sk_live_Ab3De5Gh7Jk9Lm1No3Pq5Rs7"}, "<payment-key>"},
+    {"flickrToken := \"Ab3De5Gh7Jk9Lm1No3Pq5Rs7Tu9Vw1Xy\"", {"Ab3De5Gh7Jk9Lm1No3Pq5Rs7Tu9Vw1Xy"}, "<secret>"},
+    {"var asanaToken string = \"Ab3De5Gh7Jk9Lm1No3Pq5Rs7Tu9Vw1Xy\"", {"Ab3De5Gh7Jk9Lm1No3Pq5Rs7Tu9Vw1Xy"},
+     "<secret>"},
 };
 
 static char *mask(struct fl_masker *m, const char *s)
@@ -122,6 +162,14 @@ static void useful_text_stays(void **state)
         "Collecting flash-attn @ git+https://github.com/Dao-AILab/flash-attention.git@v2.6.3",
         "git@github.com:acme/trainer.git",
         "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970",
+        "+ docker run -u 1000:1000 -p 8080:80 trainer:latest",
+        "+ mysql -h db -u root -p runs < schema.sql",
+        "psycopg2.OperationalError: FATAL:  password authentication failed for user \"ml\"",
+        "aws_access_key: AKIAIOSFODNN7EXAMPLE and ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "tokenizer = AutoTokenizer.from_pretrained(name, token=hf_token)",
+        "\"bucket_key\": \"SalesResults-1.2\", public_key = \"9Cnzj4p4WGeKLs1Pt8QuKUpRKfFLfRYC9AIKjbJTWit\"",
+        "api_key = ${OPENAI_API_KEY} password = os.environ[\"DB_PASSWORD\"] MAX_NEW_TOKENS=256",
+        "redis://cache.internal:6379/0",
         "",
     };
     struct fl_masker *m;
@@ -181,6 +229,40 @@ static void hosts_learnt_from_prefixes(void **state)
     assert_non_null(strstr(out, "SLURM_JOB_NODELIST=nodes-1,host-5\n"));
     assert_non_null(strstr(out, "NCCL INFO init on host-6\n"));
     assert_non_null(strstr(out, "torch.OutOfMemoryError"));
+    free(out);
+    fl_masker_free(m);
+}
+
+/* A URL without a user keeps its shape: redis://:password@host is not an e-mail address. */
+static void url_without_user(void **state)
+{
+    (void)state;
+    struct fl_masker *m;
+    assert_int_equal(fl_masker_new(FL_MASK_ALL, &m), FL_OK);
+    char *out = mask(m, "redis.exceptions.AuthenticationError: redis://:s3cr3tPw@cache.example.com:6379/0");
+    assert_string_equal(out, "redis.exceptions.AuthenticationError: redis://:<password>@cache.example.com:6379/0");
+    free(out);
+    fl_masker_free(m);
+}
+
+/* DeepSpeed's and Ray's launchers name the workers: those names are hosts everywhere after. */
+static void hosts_learnt_from_launchers(void **state)
+{
+    (void)state;
+    struct fl_masker *m;
+    assert_int_equal(fl_masker_new(FL_MASK_ALL, &m), FL_OK);
+    char *out = mask(m, "[INFO] [launch.py:146:main] WORLD INFO DICT: {'gpu-node-17': [0, 1], 'gpu-node-18': [0, 1]}\n"
+                        "[INFO] [runner.py:555:main] Running on the following workers: trn-a7,trn-b8\n"
+                        "+ ray start --address=raylet-head-3:6379 --num-gpus 8\n"
+                        "lost gpu-node-18 then trn-b8 and raylet-head-3\n");
+    const char *gone[] = {"gpu-node-1", "trn-a7", "trn-b8", "raylet-head"};
+    for (size_t i = 0; i < 4; i++)
+        if (strstr(out, gone[i])) {
+            print_error("'%s' survives in:\n%s", gone[i], out);
+            fail();
+        }
+    assert_non_null(strstr(out, "WORLD INFO DICT: {'host-1': [0, 1], 'host-2': [0, 1]}"));
+    assert_non_null(strstr(out, "lost host-2 then host-4 and host-5\n"));
     free(out);
     fl_masker_free(m);
 }
@@ -293,6 +375,8 @@ int main(void)
         cmocka_unit_test(useful_text_stays),
         cmocka_unit_test(pseudonyms_are_consistent),
         cmocka_unit_test(hosts_learnt_from_prefixes),
+        cmocka_unit_test(url_without_user),
+        cmocka_unit_test(hosts_learnt_from_launchers),
         cmocka_unit_test(secrets_mode_keeps_private_details),
         cmocka_unit_test(streaming_masks_key_blocks_in_any_chunking),
         cmocka_unit_test(long_lines_are_bounded),
