@@ -41,3 +41,9 @@ def test_two_rank_job_one_raises(tmp_path):
     assert any("ValueError: batch 17 of shard 1" in e["text"] for e in top["evidence"])
     # the headline reached torchrun's console
     assert "faultline: rank 1 ValueError: batch 17 of shard 1" in err
+    # the whole job's folder, per-rank diagnoses included, still names rank 1 (those files are
+    # skipped as faultline's own reports)
+    import faultline
+    whole = faultline.diagnose(str(logs))
+    assert whole["diagnoses"][0]["initiating_rank"] == 1
+    assert not any("faultline-rank" in e["source"] for d in whole["diagnoses"] for e in d["evidence"])
