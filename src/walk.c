@@ -98,7 +98,7 @@ enum fl_status walk_dir(const char *dir, walk_file_cb on_file, walk_error_cb on_
     return walk(dir, stack, 0, on_file, on_error, ctx);
 }
 
-bool walk_is_own_report(const char *path)
+bool walk_dir_skips(const char *path)
 {
     const char *name = strrchr(path, '/');
     name = name ? name + 1 : path;

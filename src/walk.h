@@ -24,6 +24,6 @@ enum fl_status walk_dir(const char *dir, walk_file_cb on_file, walk_error_cb on_
  * torchelastic's error.json). They are reports, not logs: read as logs they would repeat their
  * evidence as if the run had printed it, so walks of log folders skip them (a file named
  * explicitly is still read). */
-bool walk_is_own_report(const char *path);
+bool walk_dir_skips(const char *path);
 
 #endif
