@@ -246,7 +246,11 @@ def limits():
         rep = json.loads(result.get("body", b"{}") or b"{}")
         check(rep.get("input", {}).get("bytes") == n * len(chunk), "every byte of the large upload was read")
         peak = s.rss_peak_kb()
-        check(0 < peak < 64 * 1024, "server peak RSS under 64 MiB after a %d MiB upload (%d KiB)" % (LARGE_MB, peak))
+        # AddressSanitizer's shadow memory and quarantine inflate RSS: the bound holds for the
+        # real build only; a sanitized build still checks that the upload streamed at all.
+        bound = (1 << 20) if os.environ.get("FL_SANITIZED") else 64 * 1024
+        check(0 < peak < bound, "server peak RSS under %d MiB after a %d MiB upload (%d KiB)"
+              % (bound >> 10, LARGE_MB, peak))
         print("large upload: %d MiB, server peak RSS %d KiB" % (LARGE_MB, peak))
         # SIGTERM while an upload is in flight: it is answered, then the server exits 0
         n = (16 << 20) // len(chunk)
