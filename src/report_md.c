@@ -28,7 +28,9 @@ enum fl_status report_write_markdown(const struct fl_report *r, FILE *out)
 {
     fprintf(out, "# faultline report\n\n%zu source(s), %llu lines, %llu bytes.\n\n", r->nsources,
             (unsigned long long)r->lines, (unsigned long long)r->bytes);
-    if (r->ndiagnoses == 0)
+    if (report_incomplete(r))
+        fprintf(out, REPORT_INCOMPLETE_TEXT, r->nerrors);
+    else if (r->ndiagnoses == 0)
         fprintf(out, "No known failure found.\n");
     for (size_t i = 0; i < r->ndiagnoses; i++) {
         const struct diagnosis *d = &r->diagnoses[i];

@@ -114,7 +114,9 @@ enum fl_status report_write_text(const struct fl_report *r, const struct fl_repo
     fprintf(out, "%sfaultline%s: %zu source(s), %llu lines, %llu bytes%s%s\n\n", s->bold, s->reset,
             r->nsources, (unsigned long long)r->lines, (unsigned long long)r->bytes,
             r->nranks ? ", ranks " : "", ranks);
-    if (r->ndiagnoses == 0)
+    if (report_incomplete(r))
+        fprintf(out, REPORT_INCOMPLETE_TEXT, r->nerrors);
+    else if (r->ndiagnoses == 0)
         fprintf(out, "No known failure found.\n");
     for (size_t i = 0; i < r->ndiagnoses; i++)
         write_diagnosis(&r->diagnoses[i], i, o, s, out);

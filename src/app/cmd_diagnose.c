@@ -1,10 +1,14 @@
 /*
  * cmd_diagnose.c — `faultline diagnose`: read every PATH into one scanner, print one report.
  *
- * Exit status: 0 when no known failure was found, 1 when there is at least one diagnosis, 2 for
- * usage errors or when no input could be read at all (message on stderr, no report). A source
- * that could only be read in part (a truncated archive) is named on stderr and in the report;
- * the others are still analysed.
+ * Exit status (README "Exit status" has the table):
+ *   0  every source was read and no known failure was found;
+ *   1  at least one diagnosis (even when some source could be read only in part);
+ *   2  usage errors; no source readable, or nothing to read (an empty folder): a message on
+ *      stderr and no report; or a source read only in part and nothing found: the report says
+ *      the input is incomplete, in every format, because "healthy" would be a guess.
+ * A source that could only be read in part (a corrupt .zst, a truncated .gz) is named on stderr
+ * and in the report; the others are still analysed.
  *
  * The report is masked before it is written (secrets and private details, see faultline.h):
  * the scanner saw the original text, so the diagnosis does not depend on the mask mode.
@@ -144,7 +148,8 @@ int cmd_diagnose(int argc, char **argv)
         fprintf(stderr, "faultline: cannot write the report\n");
         goto out;
     }
-    rc = fl_report_diagnosis_count(r) > 0 ? 1 : 0;
+    /* a diagnosis in what could be read stands; "nothing found" in partly read input does not */
+    rc = fl_report_diagnosis_count(r) > 0 ? 1 : fl_report_error_count(r) > 0 ? 2 : 0;
 out:
     fl_masker_free(m);
     fl_report_free(r);
