@@ -8,7 +8,10 @@
  * the gap between the two is what optimising faultline can still win, the floor is what the
  * knowledge base costs on that input.
  *
- *   bench_floor [--read-only] [--hits N] FILE
+ *   bench_floor [--read-only] [--hits N] PATH...
+ *
+ * A PATH that is a folder is read whole (every regular file under it, one stream each, as
+ * faultline reads a folder of per-rank files).
  *
  * --hits N also lists the N patterns Vectorscan reported most often: the weak literals and
  * atoms, which cost a report each, are where a knowledge-base change buys speed.
@@ -19,10 +22,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <hs/hs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -89,21 +94,74 @@ static void print_hits(const struct fl_kb *kb, const struct counts *c, size_t n)
     }
 }
 
+/* What one run reads and counts; file-tree walks reach it through `run` (nftw has no context). */
+struct floor_run {
+    const struct fl_kb *kb;
+    bool read_only;
+    char *buf;
+    hs_scratch_t *scratch;
+    struct counts c;
+    unsigned long long bytes;
+    int failed;
+};
+static struct floor_run *run;
+
+/* read(2) and one Vectorscan stream over the file at path. */
+static int scan_file(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        fprintf(stderr, "bench_floor: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    hs_stream_t *stream = NULL;
+    if (hs_open_stream(run->kb->db, 0, &stream) != HS_SUCCESS) {
+        fprintf(stderr, "bench_floor: out of memory\n");
+        close(fd);
+        return -1;
+    }
+    ssize_t n;
+    while ((n = read(fd, run->buf, READ_CHUNK)) > 0) {
+        run->bytes += (unsigned long long)n;
+        if (!run->read_only &&
+            hs_scan_stream(stream, run->buf, (unsigned)n, 0, run->scratch, on_match, &run->c) != HS_SUCCESS) {
+            fprintf(stderr, "bench_floor: Vectorscan scan failed\n");
+            n = -1;
+            errno = EIO;
+            break;
+        }
+    }
+    if (n < 0)
+        fprintf(stderr, "bench_floor: %s: %s\n", path, strerror(errno));
+    hs_close_stream(stream, run->scratch, on_match, &run->c);
+    close(fd);
+    return n < 0 ? -1 : 0;
+}
+
+static int visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    if (type == FTW_F && scan_file(path) != 0)
+        run->failed = 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    bool read_only = false;
+    struct floor_run r = {0};
     size_t hits = 0;
     int i = 1;
     for (; i < argc - 1; i++) {
         if (strcmp(argv[i], "--read-only") == 0)
-            read_only = true;
+            r.read_only = true;
         else if (strcmp(argv[i], "--hits") == 0 && i + 2 < argc)
             hits = strtoul(argv[++i], NULL, 10);
         else
             break;
     }
-    if (i != argc - 1) {
-        fprintf(stderr, "usage: bench_floor [--read-only] [--hits N] FILE\n");
+    if (i >= argc || argv[i][0] == '-') {
+        fprintf(stderr, "usage: bench_floor [--read-only] [--hits N] PATH...\n");
         return 2;
     }
     struct fl_kb *kb = NULL;
@@ -113,44 +171,34 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_floor: knowledge base: %s\n", err.msg);
         return 1;
     }
-    int fd = open(argv[i], O_RDONLY);
-    if (fd < 0) {
-        fprintf(stderr, "bench_floor: %s: %s\n", argv[i], strerror(errno));
-        return 1;
-    }
-    struct counts c = {0, calloc(kb->npatterns, sizeof *c.per_pattern)};
-    char *buf = malloc(READ_CHUNK);
-    hs_scratch_t *scratch = NULL;
-    hs_stream_t *stream = NULL;
-    if (c.per_pattern == NULL || buf == NULL || hs_alloc_scratch(kb->db, &scratch) != HS_SUCCESS ||
-        hs_open_stream(kb->db, 0, &stream) != HS_SUCCESS) {
+    r.kb = kb;
+    r.c.per_pattern = calloc(kb->npatterns, sizeof *r.c.per_pattern);
+    r.buf = malloc(READ_CHUNK);
+    if (r.c.per_pattern == NULL || r.buf == NULL || hs_alloc_scratch(kb->db, &r.scratch) != HS_SUCCESS) {
         fprintf(stderr, "bench_floor: out of memory\n");
         return 1;
     }
+    run = &r;
     double t0 = cpu_seconds();
-    unsigned long long bytes = 0;
-    ssize_t n;
-    while ((n = read(fd, buf, READ_CHUNK)) > 0) {
-        bytes += (unsigned long long)n;
-        if (!read_only && hs_scan_stream(stream, buf, (unsigned)n, 0, scratch, on_match, &c) != HS_SUCCESS) {
-            fprintf(stderr, "bench_floor: Vectorscan scan failed\n");
-            return 1;
+    for (; i < argc; i++) {
+        struct stat st;
+        if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            if (nftw(argv[i], visit, 16, FTW_PHYS) != 0)
+                r.failed = 1;
+        } else if (scan_file(argv[i]) != 0) {
+            r.failed = 1;
         }
     }
-    if (n < 0) {
-        fprintf(stderr, "bench_floor: %s: %s\n", argv[i], strerror(errno));
-        return 1;
-    }
-    hs_close_stream(stream, scratch, on_match, &c);
     double cpu = cpu_seconds() - t0;
+    if (r.failed)
+        return 1;
     printf("%s: %llu bytes, %.3f s CPU, %.0f MB/s, %llu matches of %zu patterns\n",
-           read_only ? "read" : "read + Vectorscan", bytes, cpu, cpu > 0 ? (double)bytes / cpu / 1e6 : 0.0,
-           c.total, kb->npatterns);
-    print_hits(kb, &c, hits);
-    hs_free_scratch(scratch);
-    free(buf);
-    free(c.per_pattern);
-    close(fd);
+           r.read_only ? "read" : "read + Vectorscan", r.bytes, cpu, cpu > 0 ? (double)r.bytes / cpu / 1e6 : 0.0,
+           r.c.total, kb->npatterns);
+    print_hits(kb, &r.c, hits);
+    hs_free_scratch(r.scratch);
+    free(r.buf);
+    free(r.c.per_pattern);
     fl_kb_free(kb);
     return 0;
 }

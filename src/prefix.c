@@ -387,27 +387,40 @@ const struct prefix_format *prefix_formats(size_t *n)
     return formats;
 }
 
-/* "[Rank 3]" (c10d), "(VllmWorker rank=1 pid=254)" (vLLM) inside the message */
+/* "[Rank 3]" (c10d), "(VllmWorker rank=1 pid=254)" (vLLM) inside the message. Every matched
+ * line without a rank prefix comes here: the two markers are looked for with memchr and memmem,
+ * not byte by byte. The first marker in the line wins. */
 static void rank_in_message(const char *s, size_t len, struct line_meta *m)
 {
     size_t scan = len < 512 ? len : 512;
-    for (size_t i = 0; i + 7 < scan; i++) {
-        if (s[i] == '[' && memcmp(s + i + 1, "Rank ", 5) == 0) {
-            long r;
-            size_t n = number(s, len, i + 6, 7, &r);
-            if (n && i + 6 + n < len && s[i + 6 + n] == ']') {
-                m->rank = r;
-                return;
-            }
-        } else if (s[i] == ' ' && memcmp(s + i + 1, "rank=", 5) == 0 && i >= 10 &&
-                   memmem(s, i, "Worker", 6)) {
-            long r;
-            if (number(s, len, i + 6, 7, &r)) {
-                m->rank = r;
-                return;
-            }
+    const char *rank_at = NULL; /* the first "[Rank N]" */
+    long rank = -1;
+    for (const char *p = s, *end = s + scan; (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++) {
+        size_t i = (size_t)(p - s);
+        long r;
+        size_t n;
+        if (i + 7 < scan && memcmp(p + 1, "Rank ", 5) == 0 && (n = number(s, len, i + 6, 7, &r)) &&
+            i + 6 + n < len && s[i + 6 + n] == ']') {
+            rank_at = p;
+            rank = r;
+            break;
         }
     }
+    /* " rank=" after "Worker" wins when it comes first; it cannot overlap a '['. Found by its
+     * '=', which few lines have many of. */
+    size_t hay_end = rank_at ? (size_t)(rank_at - s) : scan >= 2 ? scan - 2 : 0;
+    for (const char *p = s + 5, *end = s + hay_end; p < end && (p = memchr(p, '=', (size_t)(end - p))) != NULL;
+         p++) {
+        size_t i = (size_t)(p - s) - 5; /* where " rank=" would start */
+        long r;
+        if (memcmp(s + i, " rank", 5) == 0 && i >= 10 && memmem(s, i, "Worker", 6) &&
+            number(s, len, i + 6, 7, &r)) {
+            m->rank = r;
+            return;
+        }
+    }
+    if (rank_at)
+        m->rank = rank;
 }
 
 bool prefix_torchrun_rank(const char *line, size_t len, long *rank, size_t *rest)

@@ -28,6 +28,23 @@ void scanner_time_free(struct source_time *t)
     buf_free(&t->scratch);
 }
 
+/* Whether p[0..n) holds hh:mm:ss, two digits each: every dated prefix format has one (glog, ISO
+ * 8601, syslog, through clock_time in prefix.c). Most lines the look-back passes over (NCCL INFO,
+ * stack frames, tracebacks) have none, and this, by their colons, costs far less than parsing
+ * their prefixes to find no time. */
+static bool has_clock(const char *p, size_t n)
+{
+#define D(i) ((unsigned)(p[i] - '0') < 10)
+    for (const char *c = n > 5 ? memchr(p + 2, ':', n - 5) : NULL; c != NULL;
+         c = (size_t)(c + 1 - p) < n - 3 ? memchr(c + 1, ':', n - 3 - (size_t)(c + 1 - p)) : NULL) {
+        size_t k = (size_t)(c - p);
+        if (D(k - 2) && D(k - 1) && D(k + 1) && D(k + 2) && p[k + 3] == ':' && k + 5 < n && D(k + 4) && D(k + 5))
+            return true;
+    }
+    return false;
+#undef D
+}
+
 bool scanner_time_of_line(struct source_time *t, const char *p, size_t n, struct line_meta *m)
 {
     if (n > PREFIX_MAX)
@@ -39,6 +56,8 @@ bool scanner_time_of_line(struct source_time *t, const char *p, size_t n, struct
         n = t->scratch.len;
     }
     *m = (struct line_meta){.rank = -1, .ts_ms = TS_UNKNOWN};
+    if (!has_clock(p, n))
+        return false; /* callers read only the time */
     prefix_parse(p, n, m, t->year);
     return m->ts_ms != TS_UNKNOWN;
 }

@@ -54,7 +54,8 @@ struct source_time {
 void scanner_time_init(struct source_time *t, int current_year);
 void scanner_time_free(struct source_time *t);
 /* The time of line p[0..n) by the rule every path shares: the prefix of its first 1 KiB, cleaned
- * (ANSI escapes out, the carriage-return segment it starts with) when it needs it. */
+ * (ANSI escapes out, the carriage-return segment it starts with) when it needs it. Only m's time
+ * is to be read: a line with no hh:mm:ss is not parsed further. */
 bool scanner_time_of_line(struct source_time *t, const char *p, size_t n, struct line_meta *m);
 /* The same for the line [start, end) of the source, which may have begun in an earlier chunk. */
 bool scanner_time_of_span(struct source_time *t, const struct time_view *v, uint64_t start,

@@ -2,9 +2,10 @@
  * segments.c — a file cut into segments read by several threads gives the report one thread
  * reading it whole gives.
  *
- * Usage: segments DIR...
+ * Usage: segments [--threads N,N...] PATH...
  *
- * Every regular file under each DIR is read once on one thread, then on 2, 3 and 7 threads with
+ * Every regular file under each PATH (a folder or a file) is read once on one thread, then on
+ * 2, 3 and 7 threads (or the --threads list; bench/run checks 2 and 16 on its logs) with
  * the smallest segment size (1 byte), so that every file is cut into as many segments as there
  * are threads: tracebacks, stack dumps and step lines then straddle the cuts, which is what the
  * cut rules (scan_segment.c) must get right. The JSON reports must be byte for byte the same.
@@ -19,6 +20,8 @@
 #include <sys/stat.h>
 
 static struct fl_kb *kb;
+static unsigned thread_list[16] = {2, 3, 7};
+static size_t nthread_list = 3;
 
 /* The JSON report of path read on `threads` threads; malloc'd, NULL on failure. */
 static char *report_of(const char *path, unsigned threads)
@@ -51,14 +54,14 @@ static char *report_of(const char *path, unsigned threads)
 
 static int check_file(const char *path)
 {
-    static const unsigned threads[] = {2, 3, 7};
+    const unsigned *threads = thread_list;
     char *one = report_of(path, 1);
     if (one == NULL) {
         fprintf(stderr, "%s: cannot be read\n", path);
         return 1;
     }
     int fail = 0;
-    for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++) {
+    for (size_t i = 0; i < nthread_list; i++) {
         char *other = report_of(path, threads[i]);
         if (other == NULL || strcmp(one, other) != 0) {
             fprintf(stderr, "%s: differs in %u segments\n", path, threads[i]);
@@ -74,6 +77,11 @@ static int check_file(const char *path)
 
 static int check_tree(const char *dir, unsigned *files)
 {
+    struct stat top;
+    if (stat(dir, &top) == 0 && S_ISREG(top.st_mode)) {
+        (*files)++;
+        return check_file(dir);
+    }
     DIR *d = opendir(dir);
     if (d == NULL) {
         perror(dir);
@@ -108,9 +116,21 @@ int main(int argc, char **argv)
         fprintf(stderr, "knowledge base: %s\n", err.msg);
         return 2;
     }
-    int fail = 0;
+    int fail = 0, i = 1;
     unsigned files = 0;
-    for (int i = 1; i < argc; i++)
+    if (argc > 2 && strcmp(argv[1], "--threads") == 0) {
+        nthread_list = 0;
+        for (char *p = argv[2], *end; *p && nthread_list < 16; p = *end ? end + 1 : end) {
+            unsigned long t = strtoul(p, &end, 10);
+            if (end == p || t < 1 || t > 64 || (*end && *end != ',')) {
+                fprintf(stderr, "segments: --threads takes a list such as 2,16\n");
+                return 2;
+            }
+            thread_list[nthread_list++] = (unsigned)t;
+        }
+        i = 3;
+    }
+    for (; i < argc; i++)
         fail |= check_tree(argv[i], &files);
     printf("%u files, %s\n", files, fail ? "some differ" : "all the same");
     fl_kb_free(kb);
