@@ -73,6 +73,9 @@ struct fl_report {
 };
 
 void report_free_contents(struct fl_report *r);
+/* Evidence chosen for information (report_evidence.c): no caret lines, no repeats, a JSON
+ * blob's message instead of the blob, the exception line first. Called when a report is built. */
+void report_tidy_evidence(struct fl_report *r);
 
 /* Nothing was found, but some source could be read only in part: the failure may be in what was
  * lost, and every format says so (the program exits 2). */

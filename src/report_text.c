@@ -65,9 +65,9 @@ static void write_diagnosis(const struct diagnosis *d, size_t index, const struc
             fprintf(out, " %s[rank %ld]%s", s->dim, e->rank, s->reset);
         fprintf(out, " %s\n", e->text);
     }
+    /* repeats and uninformative lines are left out too, so the total is said, not a "more" */
     if (d->evidence_total > d->nevidence)
-        fprintf(out, "    %s… and %lu more matching line(s) not shown%s\n", s->dim,
-                d->evidence_total - d->nevidence, s->reset);
+        fprintf(out, "    %s… %lu matching line(s) in all%s\n", s->dim, d->evidence_total, s->reset);
     if (o->explain && d->explain) {
         fprintf(out, "  %sHow it was decided%s\n", s->bold, s->reset);
         const char *p = d->explain;

@@ -36,7 +36,7 @@ expect 0 "" "$healthy"
 expect 1 "" "$oom"
 expect 2 "does-not-exist.log: No such file" "$tmp/does-not-exist.log"
 expect 2 "no log to read" "$tmp/empty"
-expect 2 "unknown format" --format yaml "$oom"
+expect 2 "--format takes" --format yaml "$oom"
 for fmt in text json markdown; do
   expect 2 "corrupt.log.zst" --format $fmt "$tmp/corrupt.log.zst"
   cp "$tmp/out" "$tmp/zst.$fmt"
