@@ -27,7 +27,9 @@ static void help(FILE *out)
           "                   every literal and regex pattern, one per line: for grep -E -f (default),\n"
           "                   or for rg -f (ASCII word boundaries, as faultline reads them)\n"
           "\n"
-          "  --kb DIR         also load the entries under DIR (list, show, search, patterns)\n",
+          "  export --html DIR\n"
+          "                   the encyclopedia as a static web site (the pages faultline serve shows)\n"
+          "  --kb DIR         also load the entries under DIR (list, show, search, patterns, export)\n",
           out);
 }
 
@@ -178,6 +180,9 @@ int cmd_kb(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     const char *sub = argv[1];
+    /* the encyclopedia as a static site: the server's pages (src/server/cmd_kb_export.c) */
+    if (strcmp(sub, "export") == 0)
+        return cmd_kb_export(argc - 1, argv + 1);
     const struct sub *sd = NULL;
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
         if (strcmp(sub, subs[i].name) == 0)
