@@ -89,6 +89,10 @@ void fl_kb_free(struct fl_kb *kb);
 size_t fl_kb_count(const struct fl_kb *kb);
 /* Entries are ordered by category then id. Returns FL_ERR_NOTFOUND past the end. */
 enum fl_status fl_kb_entry_at(const struct fl_kb *kb, size_t i, struct fl_kb_entry_info *out);
+/* The j-th reference (an upstream URL) and the j-th related entry id of entry i, in the order of
+ * its front matter; NULL past the end. Borrowed from the KB. */
+const char *fl_kb_entry_reference(const struct fl_kb *kb, size_t i, size_t j);
+const char *fl_kb_entry_related(const struct fl_kb *kb, size_t i, size_t j);
 /* Index of the entry with this id, or -1. */
 long fl_kb_find(const struct fl_kb *kb, const char *id);
 /* How fl_kb_write_patterns writes patterns. */

@@ -197,7 +197,7 @@ static int run_pcre(struct extractor *x, const struct fl_kb *kb, int pattern, co
     pcre2_code *re = code_of(x, kb, pattern);
     if (re == NULL)
         return -1;
-    return pcre2_match(re, (PCRE2_SPTR)s, n, start, 0, x->md, NULL);
+    return pcre2_match(re, (PCRE2_SPTR)s, n, start, 0, x->md, kb->mctx); /* bounded: kb.h */
 }
 
 static const char *group(struct extractor *x, const struct fl_kb *kb, int pattern, const char *s,

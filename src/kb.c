@@ -36,6 +36,7 @@ void fl_kb_free(struct fl_kb *kb)
         free(kb->patterns);
     }
     free(kb->common_lines);
+    pcre2_match_context_free(kb->mctx);
     hs_free_database(kb->db);
     free(kb);
 }
@@ -166,6 +167,12 @@ enum fl_status fl_kb_compile(struct fl_kb *kb, struct fl_error *err)
         return FL_OK;
     if (kb->nentries == 0)
         return error_set(err, FL_ERR_KB, NULL, 0, 0, "the knowledge base has no entries");
+    if (kb->mctx == NULL) {
+        if ((kb->mctx = pcre2_match_context_create(NULL)) == NULL)
+            return FL_ERR_NOMEM;
+        pcre2_set_match_limit(kb->mctx, KB_MATCH_LIMIT);
+        pcre2_set_depth_limit(kb->mctx, KB_DEPTH_LIMIT);
+    }
     qsort(kb->entries, kb->nentries, sizeof *kb->entries, cmp_entries);
     enum fl_status st;
     if (kb->prebuilt) {
@@ -202,6 +209,20 @@ enum fl_status fl_kb_entry_at(const struct fl_kb *kb, size_t i, struct fl_kb_ent
                                      e->collateral ? "collateral" : "primary", e->path,
                                      e->markdown};
     return FL_OK;
+}
+
+const char *fl_kb_entry_reference(const struct fl_kb *kb, size_t i, size_t j)
+{
+    if (kb == NULL || i >= kb->nentries || j >= kb->entries[i].nreferences)
+        return NULL;
+    return kb->entries[i].references[j];
+}
+
+const char *fl_kb_entry_related(const struct fl_kb *kb, size_t i, size_t j)
+{
+    if (kb == NULL || i >= kb->nentries || j >= kb->entries[i].nrelated)
+        return NULL;
+    return kb->entries[i].related[j];
 }
 
 long fl_kb_find(const struct fl_kb *kb, const char *id)

@@ -138,7 +138,15 @@ struct fl_kb {
     /* kb/common-lines.txt without its comments: lines healthy logs print all the time; a regex
      * whose atom occurs in them is compiled whole (kb_compile.c). */
     char *common_lines;
+    /* PCRE2 limits for every match on a line (fl_kb_compile): a pattern that backtracks
+     * without end, such as a user's (a+)+$, fails that line instead of stalling the scan.
+     * Read-only once made, so scanners on every thread share it. */
+    pcre2_match_context *mctx;
 };
+/* Backtracking steps and nested backtracking depth allowed to one PCRE2 match: far above what
+ * a KB pattern needs on a 64 KiB line, about a millisecond of work at most. */
+#define KB_MATCH_LIMIT 100000u
+#define KB_DEPTH_LIMIT 10000u
 
 /* kb_load.c */
 enum fl_status kb_parse_entry(const char *path, const char *text, size_t len, struct entry *out,

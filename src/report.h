@@ -73,6 +73,19 @@ struct fl_report {
 };
 
 void report_free_contents(struct fl_report *r);
+/* Evidence chosen for information (report_evidence.c): no caret lines, no repeats, a JSON
+ * blob's message instead of the blob, the exception line first. Called when a report is built. */
+void report_tidy_evidence(struct fl_report *r);
+
+/* Nothing was found, but some source could be read only in part: the failure may be in what was
+ * lost, and every format says so (the program exits 2). */
+static inline bool report_incomplete(const struct fl_report *r)
+{
+    return r->nerrors > 0 && r->ndiagnoses == 0;
+}
+#define REPORT_INCOMPLETE_TEXT                                                                   \
+    "No known failure found in what could be read, but the input is incomplete: %zu "            \
+    "source(s) could be read only in part, and the failure may be in what was lost.\n"
 
 /* Writers */
 enum fl_status report_write_json(const struct fl_report *r, FILE *out);

@@ -85,6 +85,8 @@ enum fl_status report_write_json(const struct fl_report *r, FILE *out)
         json_array_append_new(errors, e);
     }
     json_object_set_new(input, "errors", errors);
+    /* false when a source could be read only in part: an empty "diagnoses" then proves nothing */
+    json_object_set_new(input, "complete", json_boolean(r->nerrors == 0));
     json_object_set_new(root, "input", input);
     json_t *diags = json_array();
     for (size_t i = 0; i < r->ndiagnoses; i++)

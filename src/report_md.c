@@ -4,6 +4,7 @@
  */
 #include "report.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void fenced(FILE *out, const char *text)
@@ -24,11 +25,39 @@ static void fenced(FILE *out, const char *text)
     fputc('\n', out);
 }
 
+/* The fix is the entry's first paragraph and then its first code block (kb_section_text):
+ * prose as Markdown, the code fenced, so that a "# comment" in it is not a heading. An entry
+ * whose Fix has no paragraph has code only; the unclassified diagnosis has prose only. */
+static void write_fix(FILE *out, const struct diagnosis *d)
+{
+    fprintf(out, "\n**Fix.**\n\n");
+    const char *code = d->fix;
+    if (d->entry) {
+        char *para = kb_section_text(d->entry, "Fix", true, false);
+        bool has_para = para && para[0];
+        free(para);
+        const char *cut = has_para ? strstr(d->fix, "\n\n") : NULL;
+        if (has_para && cut == NULL) { /* prose only */
+            fprintf(out, "%s\n", d->fix);
+            return;
+        }
+        if (cut) {
+            fprintf(out, "%.*s\n\n", (int)(cut - d->fix), d->fix);
+            code = cut + 2;
+        }
+        fenced(out, code);
+        return;
+    }
+    fprintf(out, "%s\n", d->fix);
+}
+
 enum fl_status report_write_markdown(const struct fl_report *r, FILE *out)
 {
     fprintf(out, "# faultline report\n\n%zu source(s), %llu lines, %llu bytes.\n\n", r->nsources,
             (unsigned long long)r->lines, (unsigned long long)r->bytes);
-    if (r->ndiagnoses == 0)
+    if (report_incomplete(r))
+        fprintf(out, REPORT_INCOMPLETE_TEXT, r->nerrors);
+    else if (r->ndiagnoses == 0)
         fprintf(out, "No known failure found.\n");
     for (size_t i = 0; i < r->ndiagnoses; i++) {
         const struct diagnosis *d = &r->diagnoses[i];
@@ -52,7 +81,7 @@ enum fl_status report_write_markdown(const struct fl_report *r, FILE *out)
         if (d->root_cause)
             fprintf(out, "\n**Root cause.** %s\n", d->root_cause);
         if (d->fix)
-            fprintf(out, "\n**Fix.**\n\n%s\n", d->fix);
+            write_fix(out, d);
         if (d->verify) {
             fprintf(out, "\n**Verify.**\n\n");
             fenced(out, d->verify);

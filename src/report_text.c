@@ -65,9 +65,9 @@ static void write_diagnosis(const struct diagnosis *d, size_t index, const struc
             fprintf(out, " %s[rank %ld]%s", s->dim, e->rank, s->reset);
         fprintf(out, " %s\n", e->text);
     }
+    /* repeats and uninformative lines are left out too, so the total is said, not a "more" */
     if (d->evidence_total > d->nevidence)
-        fprintf(out, "    %s… and %lu more matching line(s) not shown%s\n", s->dim,
-                d->evidence_total - d->nevidence, s->reset);
+        fprintf(out, "    %s… %lu matching line(s) in all%s\n", s->dim, d->evidence_total, s->reset);
     if (o->explain && d->explain) {
         fprintf(out, "  %sHow it was decided%s\n", s->bold, s->reset);
         const char *p = d->explain;
@@ -114,7 +114,9 @@ enum fl_status report_write_text(const struct fl_report *r, const struct fl_repo
     fprintf(out, "%sfaultline%s: %zu source(s), %llu lines, %llu bytes%s%s\n\n", s->bold, s->reset,
             r->nsources, (unsigned long long)r->lines, (unsigned long long)r->bytes,
             r->nranks ? ", ranks " : "", ranks);
-    if (r->ndiagnoses == 0)
+    if (report_incomplete(r))
+        fprintf(out, REPORT_INCOMPLETE_TEXT, r->nerrors);
+    else if (r->ndiagnoses == 0)
         fprintf(out, "No known failure found.\n");
     for (size_t i = 0; i < r->ndiagnoses; i++)
         write_diagnosis(&r->diagnoses[i], i, o, s, out);

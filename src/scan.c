@@ -904,6 +904,8 @@ static enum fl_status build_report(struct fl_scanner *s, struct fl_report **out)
         r->nerrors++;
     }
     st = correlator_finish(&s->corr, &s->x, info, s->nsources, s->opts.max_evidence, r);
+    if (st == FL_OK)
+        report_tidy_evidence(r);
     free(info);
     for (size_t i = 0; i < s->x.facts.n && st == FL_OK; i++) {
         const struct fact *f = &s->x.facts.items[i];

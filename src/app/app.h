@@ -15,6 +15,22 @@ int cmd_watch(int argc, char **argv); /* cmd_watch.c, src/watch/ */
  * a bad value (message printed), 0 when it is another argument. *mode is -1 for no masking. */
 int app_mask_option(int argc, char **argv, int *i, int *mode);
 
+/* Strict option values (opts.c). Each returns 0, or -1 after printing why the value is refused. */
+int app_uint_option(const char *opt, const char *val, unsigned lo, unsigned hi, unsigned *out);
+/* words is NULL-terminated; *out is the index of val in it */
+int app_enum_option(const char *opt, const char *val, const char *const *words, int *out);
+/* --mask MODE (val) or --no-mask (val NULL); a second one that contradicts the first is refused */
+struct app_mask {
+    int mode;  /* FL_MASK_ALL, FL_MASK_SECRETS, or -1 for no masking */
+    int given;
+};
+int app_set_mask(struct app_mask *m, const char *val);
+/* Colour for --color WHEN (1 always, 0 never, -1 auto): auto is a terminal on fd, no NO_COLOR,
+ * and a TERM other than dumb. */
+int app_color(int when, int fd);
+/* Prints getopt_long's complaint (c is '?' or ':') and returns the exit status 2. */
+int app_getopt_error(int c, int optopt_, char *const *argv, int optind_);
+
 /* The KB the program uses: the embedded entries, plus --kb folders. Prints errors itself. */
 struct fl_kb *app_load_kb(const char *const *dirs, int ndirs);
 

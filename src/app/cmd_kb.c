@@ -5,6 +5,7 @@
 #include "app.h"
 
 #include <ctype.h>
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@ static void help(FILE *out)
           "\n"
           "  list             one line per entry: id<TAB>category<TAB>title\n"
           "  show [--format text|markdown] ID\n"
-          "                   the entry, for a terminal (text, default) or as Markdown\n"
+          "                   the entry, for a terminal or as a Markdown document\n"
           "  search WORDS...  entries ranked by how well they match the words\n"
           "  lint [DIR] [--fixtures DIR] [--strict]\n"
           "                   check every entry under DIR (default: kb) and its fixtures\n"
@@ -106,7 +107,7 @@ static void show_markdown(const struct fl_kb_entry_info *e)
     printf("%s%s", *body == '\n' ? "" : "\n", body);
 }
 
-static void show(const struct fl_kb_entry_info *e, bool tty)
+static void show(const struct fl_kb *kb, size_t index, const struct fl_kb_entry_info *e, bool tty)
 {
     const char *bold = tty ? "\033[1m" : "", *reset = tty ? "\033[0m" : "";
     printf("%s%s%s  (%s)\ncategory: %s   severity: %s   role: %s\nsource: %s\n", bold, e->title,
@@ -122,6 +123,23 @@ static void show(const struct fl_kb_entry_info *e, bool tty)
             printf("%.*s\n", (int)n, p);
         p += n + (nl != NULL);
     }
+    /* the front matter's references and related entries, which the body does not repeat */
+    const char *ref = fl_kb_entry_reference(kb, index, 0);
+    if (ref)
+        printf("\n%sReferences%s\n", bold, reset);
+    for (size_t j = 0; (ref = fl_kb_entry_reference(kb, index, j)) != NULL; j++)
+        printf("  %s\n", ref);
+    const char *rel = fl_kb_entry_related(kb, index, 0);
+    if (rel)
+        printf("\n%sRelated%s\n", bold, reset);
+    for (size_t j = 0; (rel = fl_kb_entry_related(kb, index, j)) != NULL; j++) {
+        long k = fl_kb_find(kb, rel);
+        struct fl_kb_entry_info r;
+        if (k >= 0 && fl_kb_entry_at(kb, (size_t)k, &r) == FL_OK)
+            printf("  %s  %s\n", rel, r.title);
+        else
+            printf("  %s\n", rel);
+    }
 }
 
 static void lint_print(void *ctx, int is_error, const struct fl_error *e)
@@ -134,21 +152,31 @@ static void lint_print(void *ctx, int is_error, const struct fl_error *e)
         fprintf(stderr, "%s: %s: %s\n", e->file, is_error ? "error" : "warning", e->msg);
 }
 
-static int lint(int argc, char **argv)
+static const struct sub {
+    const char *name, *usage;
+} subs[] = {
+    {"list", "usage: faultline kb list [--kb DIR]\n\nOne line per entry: id<TAB>category<TAB>title.\n"},
+    {"show", "usage: faultline kb show [--kb DIR] [--format text|markdown] ID\n\nThe entry ID for a "
+             "terminal: its sections, references and related entries; or, with --format markdown,\n"
+             "the entry as a Markdown document.\n"},
+    {"search", "usage: faultline kb search [--kb DIR] WORDS...\n\nEntries ranked by how well they "
+               "match the words (every word must match).\n"},
+    {"lint", "usage: faultline kb lint [--fixtures DIR] [--strict] [DIR]\n\nChecks every entry under "
+             "DIR (default: kb) and its fixtures (default: DIR/../tests/fixtures/kb when it\n"
+             "exists); --strict fails on warnings too.\n"},
+    {"patterns", "usage: faultline kb patterns [--kb DIR] [--for grep|rg]\n\nEvery literal and regex "
+                 "pattern, one per line: for grep -E -f (default) or rg -f.\n"},
+};
+
+static const struct option longopts[] = {
+    {"kb", required_argument, NULL, 'k'},       {"fixtures", required_argument, NULL, 'F'},
+    {"strict", no_argument, NULL, 's'},         {"for", required_argument, NULL, 'f'},
+    {"format", required_argument, NULL, 'o'},   {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static int lint(const char *dir, const char *fixtures, bool strict)
 {
-    const char *dir = "kb", *fixtures = NULL;
-    bool strict = false;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--fixtures") == 0 && i + 1 < argc)
-            fixtures = argv[++i];
-        else if (strcmp(argv[i], "--strict") == 0)
-            strict = true;
-        else if (argv[i][0] == '-') {
-            fprintf(stderr, "faultline: unknown option '%s'\n", argv[i]);
-            return 2;
-        } else
-            dir = argv[i];
-    }
     char guess[4096];
     if (fixtures == NULL) {
         snprintf(guess, sizeof guess, "%s/../tests/fixtures/kb", dir);
@@ -170,30 +198,74 @@ int cmd_kb(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     const char *sub = argv[1];
-    if (strcmp(sub, "lint") == 0)
-        return lint(argc - 2, argv + 2);
     /* the encyclopedia as a static site: the server's pages (src/server/cmd_kb_export.c) */
     if (strcmp(sub, "export") == 0)
         return cmd_kb_export(argc - 1, argv + 1);
-    const char *dirs[16];
-    int ndirs = 0;
-    char **rest = calloc((size_t)argc, sizeof *rest);
-    int nrest = 0;
-    const char *format = "text";
-    if (rest == NULL)
+    const struct sub *sd = NULL;
+    for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
+        if (strcmp(sub, subs[i].name) == 0)
+            sd = &subs[i];
+    if (sd == NULL) {
+        fprintf(stderr, "faultline: unknown kb subcommand '%s'\n", sub);
+        help(stderr);
         return 2;
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--kb") == 0 && i + 1 < argc && ndirs < 16)
-            dirs[ndirs++] = argv[++i];
-        else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc && strcmp(sub, "show") == 0)
-            format = argv[++i];
-        else
-            rest[nrest++] = argv[i];
+    }
+    const char *dirs[16], *fixtures = NULL;
+    int ndirs = 0, c, v = 0, markdown = 0;
+    bool strict = false, lint_sub = strcmp(sub, "lint") == 0, patterns = strcmp(sub, "patterns") == 0;
+    static const char *const dialects[] = {"grep", "rg", NULL};
+    static const char *const formats[] = {"text", "markdown", NULL};
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc - 1, argv + 1, ":h", longopts, NULL)) != -1) {
+        /* options that belong to another subcommand are refused like unknown ones */
+        if (c == 'h') {
+            fputs(sd->usage, stdout);
+            return 0;
+        } else if (c == 'k' && !lint_sub) {
+            if (ndirs == 16) {
+                fprintf(stderr, "faultline: at most 16 --kb folders\n");
+                return 2;
+            }
+            dirs[ndirs++] = optarg;
+        } else if (c == 'F' && lint_sub) {
+            fixtures = optarg;
+        } else if (c == 's' && lint_sub) {
+            strict = true;
+        } else if (c == 'o' && strcmp(sub, "show") == 0) {
+            if (app_enum_option("--format", optarg, formats, &markdown) != 0)
+                return 2;
+        } else if (c == 'f' && patterns) {
+            if (app_enum_option("--for", optarg, dialects, &v) != 0)
+                return 2;
+        } else {
+            if (c == '?' || c == ':')
+                app_getopt_error(c, optopt, argv + 1, optind);
+            else
+                fprintf(stderr, "faultline: kb %s takes no %s\n", sub, (argv + 1)[optind - 1]);
+            fputs(sd->usage, stderr);
+            return 2;
+        }
+    }
+    char **rest = argv + 1 + optind;
+    int nrest = argc - 1 - optind;
+    if (lint_sub) {
+        if (nrest > 1) {
+            fputs(sd->usage, stderr);
+            return 2;
+        }
+        return lint(nrest ? rest[0] : "kb", fixtures, strict);
+    }
+    if ((strcmp(sub, "show") == 0 && nrest != 1) || (strcmp(sub, "search") == 0 && nrest == 0) ||
+        ((strcmp(sub, "list") == 0 || patterns) && nrest != 0)) {
+        fprintf(stderr, "faultline: kb %s: wrong arguments\n", sub);
+        fputs(sd->usage, stderr);
+        return 2;
     }
     int rc = 2;
     struct fl_kb *kb = app_load_kb(dirs, ndirs);
     if (kb == NULL)
-        goto out;
+        return 2;
     if (strcmp(sub, "list") == 0) {
         for (size_t i = 0; i < fl_kb_count(kb); i++) {
             struct fl_kb_entry_info e;
@@ -202,49 +274,25 @@ int cmd_kb(int argc, char **argv)
         }
         rc = 0;
     } else if (strcmp(sub, "show") == 0) {
-        if (nrest != 1) {
-            fprintf(stderr, "faultline: kb show needs one ID\n");
-            goto out;
-        }
-        bool markdown = strcmp(format, "markdown") == 0 || strcmp(format, "md") == 0;
-        if (!markdown && strcmp(format, "text") != 0) {
-            fprintf(stderr, "faultline: unknown format '%s' (text, markdown)\n", format);
-            goto out;
-        }
         long i = fl_kb_find(kb, rest[0]);
         if (i < 0) {
             fprintf(stderr, "faultline: no entry '%s' (try: faultline kb search WORDS)\n", rest[0]);
             rc = 1;
-            goto out;
+        } else {
+            struct fl_kb_entry_info e;
+            fl_kb_entry_at(kb, (size_t)i, &e);
+            if (markdown)
+                show_markdown(&e);
+            else
+                show(kb, (size_t)i, &e, app_color(-1, STDOUT_FILENO));
+            rc = 0;
         }
-        struct fl_kb_entry_info e;
-        fl_kb_entry_at(kb, (size_t)i, &e);
-        if (markdown)
-            show_markdown(&e);
-        else
-            show(&e, isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL);
-        rc = 0;
     } else if (strcmp(sub, "search") == 0) {
-        if (nrest == 0) {
-            fprintf(stderr, "faultline: kb search needs WORDS\n");
-            goto out;
-        }
         rc = search(kb, nrest, rest);
-    } else if (strcmp(sub, "patterns") == 0) {
-        bool dialect_given = nrest == 2 && strcmp(rest[0], "--for") == 0;
-        bool rg = dialect_given && strcmp(rest[1], "rg") == 0;
-        if (nrest && !(dialect_given && (rg || strcmp(rest[1], "grep") == 0))) {
-            fprintf(stderr, "faultline: kb patterns takes only --for grep|rg\n");
-            goto out;
-        }
-        enum fl_pattern_dialect d = rg ? FL_DIALECT_RG : FL_DIALECT_ERE;
-        rc = fl_kb_write_patterns(kb, d, stdout) == FL_OK ? 0 : 2;
     } else {
-        fprintf(stderr, "faultline: unknown kb subcommand '%s'\n", sub);
-        help(stderr);
+        enum fl_pattern_dialect d = v == 1 ? FL_DIALECT_RG : FL_DIALECT_ERE;
+        rc = fl_kb_write_patterns(kb, d, stdout) == FL_OK ? 0 : 2;
     }
-out:
     fl_kb_free(kb);
-    free(rest);
     return rc;
 }

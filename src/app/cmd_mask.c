@@ -8,6 +8,7 @@
  */
 #include "app.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,38 +57,37 @@ int app_mask_option(int argc, char **argv, int *i, int *mode)
 
 int cmd_mask(int argc, char **argv)
 {
-    int mode = FL_MASK_ALL;
-    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
-    int npaths = 0;
-    if (paths == NULL)
-        return 2;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int r;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+    static const struct option longopts[] = {
+        {"mask", required_argument, NULL, 'm'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    struct app_mask mask = {FL_MASK_ALL, 0};
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        if (c == 'h') {
             help(stdout);
-            free(paths);
             return 0;
-        } else if ((r = app_mask_option(argc, argv, &i, &mode)) != 0 && strcmp(a, "--no-mask") != 0) {
-            if (r < 0) {
-                free(paths);
-                return 2;
-            }
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "faultline: unknown or incomplete option '%s'\n", a);
-            help(stderr);
-            free(paths);
-            return 2;
-        } else {
-            paths[npaths++] = a;
         }
+        if (c == 'm') {
+            if (app_set_mask(&mask, optarg) != 0)
+                return 2;
+            continue;
+        }
+        app_getopt_error(c, optopt, argv, optind);
+        help(stderr);
+        return 2;
     }
-    if (npaths == 0)
-        paths[npaths++] = "-";
+    int mode = mask.mode;
+    const char *stdin_path[] = {"-"};
+    const char *const *paths = (const char *const *)argv + optind;
+    int npaths = argc - optind;
+    if (npaths == 0) {
+        paths = stdin_path;
+        npaths = 1;
+    }
     struct fl_masker *m = NULL;
     if (fl_masker_new((enum fl_mask_mode)mode, &m) != FL_OK) {
         fprintf(stderr, "faultline: cannot create the masker\n");
-        free(paths);
         return 2;
     }
     int full = 0, partial = 0;
@@ -109,6 +109,5 @@ int cmd_mask(int argc, char **argv)
         rc = 2;
     }
     fl_masker_free(m);
-    free(paths);
     return rc;
 }

@@ -8,9 +8,11 @@
  */
 #include "app.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void help(FILE *out)
 {
@@ -27,40 +29,44 @@ static void help(FILE *out)
 
 int cmd_stacks(int argc, char **argv)
 {
-    const char **paths = calloc((size_t)argc, sizeof *paths);
-    int npaths = 0, mask = FL_MASK_ALL, mr;
-    if (paths == NULL)
-        return 2;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+    static const struct option longopts[] = {{"mask", required_argument, NULL, 'm'},
+                                             {"no-mask", no_argument, NULL, 'M'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    struct app_mask mk = {FL_MASK_ALL, 0};
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        if (c == 'h') {
             help(stdout);
-            free(paths);
             return 0;
         }
-        if ((mr = app_mask_option(argc, argv, &i, &mask)) != 0) {
-            if (mr < 0) {
-                free(paths);
+        if (c == 'm' || c == 'M') {
+            if (app_set_mask(&mk, c == 'm' ? optarg : NULL) != 0)
                 return 2;
-            }
             continue;
         }
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "faultline: unknown option '%s'\n", argv[i]);
-            free(paths);
-            return 2;
-        }
-        paths[npaths++] = argv[i];
+        app_getopt_error(c, optopt, argv, optind);
+        help(stderr);
+        return 2;
+    }
+    int mask = mk.mode;
+    const char *stdin_path[] = {"-"};
+    const char *const *paths = (const char *const *)argv + optind;
+    int npaths = argc - optind;
+    if (npaths == 0 && !isatty(STDIN_FILENO)) {
+        paths = stdin_path;
+        npaths = 1;
     }
     if (npaths == 0) {
         help(stderr);
-        free(paths);
         return 2;
     }
     int rc = 2;
     struct fl_masker *m = NULL;
     if (mask >= 0 && fl_masker_new((enum fl_mask_mode)mask, &m) != FL_OK) {
         fprintf(stderr, "faultline: cannot create the masker\n");
-        free(paths);
         return 2;
     }
     struct fl_kb *kb = app_load_kb(NULL, 0);
@@ -70,6 +76,5 @@ int cmd_stacks(int argc, char **argv)
     fl_report_free(r);
     fl_masker_free(m);
     fl_kb_free(kb);
-    free(paths);
     return rc;
 }

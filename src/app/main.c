@@ -34,7 +34,8 @@ static void usage(FILE *out)
           "  version             print the version\n"
           "\n"
           "Run 'faultline <command> --help' for a command's options.\n"
-          "Exit status of diagnose: 0 no known failure, 1 at least one diagnosis, 2 usage or input error.\n",
+          "Exit status of diagnose: 0 no known failure, 1 at least one diagnosis, 2 usage or input\n"
+          "error, or input read only in part with nothing found (see faultline(1)).\n",
           out);
 }
 

@@ -27,11 +27,14 @@ void app_warn(struct fl_masker *m, const char *path, const char *msg)
 
 struct warn_ctx {
     struct fl_masker *m;
+    size_t nerrors;
 };
 
 static void on_error(void *ctx, const struct fl_error *e)
 {
-    app_warn(((struct warn_ctx *)ctx)->m, e->file, e->msg);
+    struct warn_ctx *w = ctx;
+    w->nerrors++;
+    app_warn(w->m, e->file, e->msg);
 }
 
 struct fl_report *app_scan(const struct fl_kb *kb, const struct fl_scan_options *so,
@@ -44,12 +47,19 @@ struct fl_report *app_scan(const struct fl_kb *kb, const struct fl_scan_options 
         fprintf(stderr, "faultline: cannot create a scanner\n");
         return NULL;
     }
-    struct warn_ctx ctx = {m};
+    struct warn_ctx ctx = {m, 0};
     enum fl_status st = fl_scan_paths(s, paths, (size_t)npaths, threads, on_error, &ctx);
-    if (st == FL_OK && fl_scanner_finish(s, &r) != FL_OK)
+    if (st == FL_OK && fl_scanner_finish(s, &r) != FL_OK) {
         fprintf(stderr, "faultline: analysis failed\n");
-    else if (st == FL_ERR_NOMEM)
+    } else if (st == FL_ERR_NOMEM) {
         fprintf(stderr, "faultline: out of memory\n");
+    } else if (st != FL_OK && ctx.nerrors == 0) {
+        /* nothing unreadable, and nothing read: empty folders (or folders of empty names) */
+        for (int i = 0; i < npaths; i++)
+            app_warn(m, paths[i], "no log to read (an empty folder?)");
+    } else if (st != FL_OK) {
+        fprintf(stderr, "faultline: no input could be read\n");
+    }
     fl_scanner_free(s);
     return r;
 }

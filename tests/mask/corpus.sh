@@ -20,22 +20,23 @@ done
 "$fl" mask --mask secrets "$tmp/l.in" >"$tmp/l.out" || { echo "mask failed"; exit 1; }
 [ "$(wc -l <"$tmp/s.in")" = "$(wc -l <"$tmp/s.secrets")" ] || { echo "line count changed"; exit 1; }
 
-total=0 masked=0
-while IFS="$(printf '\t')" read -r rule secret line; do
-  total=$((total + 1))
-  out=$(sed -n "${total}p" "$tmp/s.secrets")
-  all=$(sed -n "${total}p" "$tmp/s.all")
-  case "$out$all" in
-    *"$secret"*) echo "leaked ($rule): $out" ;;
-    *) masked=$((masked + 1)) ;;
-  esac
-done <"$tmp/s.tsv"
-ltotal=0 kept=0
-while IFS="$(printf '\t')" read -r rule line; do
-  ltotal=$((ltotal + 1))
-  out=$(sed -n "${ltotal}p" "$tmp/l.out")
-  if [ "$out" = "$line" ]; then kept=$((kept + 1)); else echo "changed ($rule): $line -> $out"; fi
-done <"$tmp/l.tsv"
+# one awk over the corpus and both outputs (a process per line is slow on a busy machine)
+paste "$tmp/s.secrets" "$tmp/s.all" | awk -F'\t' -v tsv="$tmp/s.tsv" '
+  { getline row <tsv; split(row, f, "\t"); secret = f[2]
+    if (index($0, secret)) print "leaked (" f[1] "): " $1; else masked++ }
+  END { print masked + 0, NR }' >"$tmp/s.res"
+awk -F'\t' -v out="$tmp/l.out" '
+  { getline o <out; line = $0; sub(/^[^\t]*\t/, "", line)
+    if (o == line) kept++; else print "changed (" $1 "): " line " -> " o }
+  END { print kept + 0, NR }' "$tmp/l.tsv" >"$tmp/l.res"
+sed '$d' "$tmp/s.res"
+sed '$d' "$tmp/l.res"
+read -r masked total <<EOF2
+$(tail -n 1 "$tmp/s.res")
+EOF2
+read -r kept ltotal <<EOF2
+$(tail -n 1 "$tmp/l.res")
+EOF2
 echo "secrets masked: $masked/$total ($((masked * 100 / total))%)"
 echo "look-alikes untouched: $kept/$ltotal ($((kept * 100 / ltotal))%)"
 [ $((masked * 100)) -ge $((total * 95)) ] || { echo "below 95% of secrets masked"; fail=1; }
