@@ -19,9 +19,10 @@ def test_diagnose_mirrors_the_program(root):
 
 
 def test_usage_error_and_version(root):
-    out = run(root, "diagnose")
+    # (no PATH is not a usage error: the program then reads standard input when it is not a terminal)
+    out = run(root, "diagnose", "--evidence", "8x", "train.log")
     assert out.returncode == 2
-    assert b"needs at least one PATH" in out.stderr
+    assert b"--evidence takes a whole number" in out.stderr
     v = run(root, "version")
     assert v.returncode == 0 and b"0." in v.stdout
 
