@@ -193,6 +193,9 @@ const char *fl_report_diagnosis_id(const struct fl_report *r, size_t i);
 long fl_report_diagnosis_rank(const struct fl_report *r, size_t i);
 /* Initiating host of the i-th diagnosis, or NULL. */
 const char *fl_report_diagnosis_host(const struct fl_report *r, size_t i);
+/* Id of the k-th collateral failure folded under the i-th diagnosis as its consequence, or NULL
+ * past the end. */
+const char *fl_report_collateral_id(const struct fl_report *r, size_t i, size_t k);
 /* Number of sources that could not be read completely. */
 size_t fl_report_error_count(const struct fl_report *r);
 

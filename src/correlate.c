@@ -1,29 +1,476 @@
 /*
  * correlate.c — which failure came first, and which failures are only its consequences.
  *
- * The rules, in the order an on-call engineer applies them:
+ * The rules come first in this file, one function each, in the order an on-call engineer applies
+ * them. They read and write a struct run_analysis (correlate.h) and nothing else, so a test can
+ * hand them a run built by hand; each says in the analysis which rule decided, for --explain.
  *
- *  1. An entry is a candidate when its condition holds over the whole run.
- *  2. A candidate whose evidence lines all belong to a more specific candidate (more distinct
- *     signals matched on the same lines: cuda-oom-fragmentation over cuda-oom) is dropped,
- *     unless it is a primary failure and the other only a collateral one.
- *  3. Primary failures (exceptions, OOMs, Xids, signals) outrank collateral ones (watchdog
- *     timeouts, connection resets, launcher summaries), whatever their volume: 511 ranks timing
- *     out say less than the one rank that raised.
- *  4. Among primaries the earliest wins, by timestamp where the lines have one, then by the
- *     number of distinct signals, then by arrival order. Within an entry, the initiating rank is
- *     the rank on which the entry was seen first.
- *  5. Collateral candidates are folded under the first primary, with the ranks they hit.
- *  6. With no primary, the collateral is the diagnosis; for a collective timeout the suspect is
- *     the rank whose NCCL sequence number lags, or the rank that never reported the timeout.
- *  7. With no candidate at all, an uncaught exception (one not followed by more progress on its
- *     rank) becomes "unclassified"; a healthy log gives no diagnosis.
+ * What the headline is:
+ *   rule_specific_over_generic   a candidate whose lines all belong to a more specific one
+ *                                (cuda-oom-fragmentation over cuda-oom) is dropped, unless it is
+ *                                primary and the other only collateral;
+ *   rule_time_order              the earliest first: by timestamp, then by the number of distinct
+ *                                signals, then by arrival;
+ *   rule_primary_beats_collateral  a primary failure (an exception, an OOM, an Xid, a signal)
+ *                                outranks every collateral one (a watchdog timeout, a closed
+ *                                connection, a launcher's summary): 511 ranks timing out say less
+ *                                than the one rank that raised;
+ *   rule_uncaught_exception      with no primary entry, an uncaught exception that is not itself a
+ *                                consequence (closed connection, timeout, SIGTERM, ChildFailedError)
+ *                                still beats every collateral failure;
+ *   rule_exception_class         its type and frames may say what it is: a KeyError, IndexError or
+ *                                ValueError raised while loading a sample is a data problem, an
+ *                                assertion on a NaN loss is numerics; else it is "unclassified";
+ *   rule_collateral_only         with neither, the first collateral failure is the diagnosis, and
+ *                                the report says the cause is not in these logs.
+ * Which rank initiated it:
+ *   rule_rank_where_written      the rank on the headline's own line: a [rankN]:/[defaultN]: prefix,
+ *                                a per-rank file (attempt_0/3/stderr.log, error.json), a capture;
+ *   rule_seqnum_lag, rule_stack_odd_one_out, rule_progress_stalled   for a hang: the rank whose
+ *                                NCCL sequence number lags, whose stack differs from all others',
+ *                                or whose steps stopped a minute before the others';
+ *   rule_elimination             when every other rank shows only collateral failures, the one
+ *                                remaining rank initiated;
+ *   rule_launcher_hint           torchrun's "Root Cause (first observed failure)" names the first
+ *                                process its agent saw exit, which is often not the first to fail:
+ *                                used only when nothing on the ranks decides.
  */
 #include "correlate.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+static bool earlier(int64_t ts_a, uint64_t seq_a, int64_t ts_b, uint64_t seq_b)
+{
+    if (ts_a != TS_UNKNOWN && ts_b != TS_UNKNOWN && ts_a != ts_b)
+        return ts_a < ts_b;
+    return seq_a < seq_b;
+}
+
+static const struct entry *cand_entry(const struct run_analysis *a, const struct candidate *cd)
+{
+    return &a->kb->entries[cd->entry];
+}
+
+static bool kept_primary(const struct run_analysis *a, const struct candidate *cd)
+{
+    return !cd->dropped && !cand_entry(a, cd)->collateral;
+}
+
+static void decided(struct run_analysis *a, const char **slot, const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void decided(struct run_analysis *a, const char **slot, const char *rule, const char *fmt, ...)
+{
+    *slot = rule;
+    buf_printf(&a->rules, "%s: %s — ", slot == &a->rank_rule ? "rank" : "headline", rule);
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    buf_printf(&a->rules, "%s\n", text);
+}
+
+/* ================================================================ the headline */
+
+/* Every evidence line of b is also evidence of a. */
+static bool lines_within(const struct entry_state *a, const struct entry_state *b)
+{
+    if (b->nevents == 0)
+        return false;
+    for (size_t i = 0; i < b->nevents; i++) {
+        bool found = false;
+        for (size_t j = 0; j < a->nevents && !found; j++)
+            found = a->events[j].src == b->events[i].src &&
+                    a->events[j].line_no == b->events[i].line_no;
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+static void rule_specific_over_generic(struct run_analysis *a)
+{
+    for (size_t i = 0; i < a->ncand; i++)
+        for (size_t j = 0; j < a->ncand; j++) {
+            const struct candidate *gen = &a->cands[i], *spec = &a->cands[j];
+            if (i != j && !spec->dropped && spec->matched > gen->matched &&
+                /* a consequence never hides a cause that shares its line */
+                (cand_entry(a, gen)->collateral || !cand_entry(a, spec)->collateral) &&
+                lines_within(spec->st, gen->st))
+                a->cands[i].dropped = true;
+        }
+}
+
+static int cmp_candidates(const void *pa, const void *pb)
+{
+    const struct candidate *a = pa, *b = pb;
+    int64_t ta = a->first_ts == TS_UNKNOWN ? INT64_MAX : a->first_ts;
+    int64_t tb = b->first_ts == TS_UNKNOWN ? INT64_MAX : b->first_ts;
+    if (ta != tb)
+        return ta < tb ? -1 : 1;
+    if (a->matched != b->matched)
+        return a->matched > b->matched ? -1 : 1;
+    if (a->first_seq != b->first_seq)
+        return a->first_seq < b->first_seq ? -1 : 1;
+    return a->entry < b->entry ? -1 : a->entry > b->entry;
+}
+
+static void rule_time_order(struct run_analysis *a)
+{
+    qsort(a->cands, a->ncand, sizeof *a->cands, cmp_candidates);
+    a->nprimary = a->nkept = 0;
+    for (size_t i = 0; i < a->ncand; i++)
+        if (!a->cands[i].dropped) {
+            a->nkept++;
+            a->nprimary += kept_primary(a, &a->cands[i]);
+        }
+}
+
+static bool rule_primary_beats_collateral(struct run_analysis *a)
+{
+    for (size_t i = 0; i < a->ncand; i++)
+        if (kept_primary(a, &a->cands[i])) {
+            a->kind = HEADLINE_CANDIDATE;
+            a->top = i;
+            decided(a, &a->headline_rule, "primary_beats_collateral",
+                    "%s is the earliest of %zu primary failure(s); %zu collateral failure(s) "
+                    "are its consequences", cand_entry(a, &a->cands[i])->id, a->nprimary,
+                    a->nkept - a->nprimary);
+            return true;
+        }
+    return false;
+}
+
+bool correlator_exception_is_consequence(const struct exception_event *e)
+{
+    /* what a rank raises because another one failed, or because the launcher stopped it */
+    static const char *const types[] = {"ChildFailedError", "SignalException", "KeyboardInterrupt",
+                                        "SystemExit", "DistBackendError", "BrokenPipeError",
+                                        "ConnectionResetError", NULL};
+    static const char *const words[] = {"Connection closed by peer", "Connection reset by peer",
+                                        "closed by remote peer", "Broken pipe",
+                                        "communicator was aborted", "timed out", "Timed out",
+                                        "Timeout", "timeout", "got signal: 15", "got signal: 2",
+                                        "got signal: 1", NULL};
+    if (e->collateral_line)
+        return true;
+    for (int i = 0; types[i]; i++)
+        if (strstr(e->type, types[i]))
+            return true;
+    for (int i = 0; words[i]; i++)
+        if (strstr(e->message, words[i]))
+            return true;
+    return false;
+}
+
+/* An exception after which its rank made no more progress. */
+static bool exception_is_fatal(const struct run_analysis *a, const struct exception_event *e)
+{
+    for (size_t i = 0; i < a->nprogress; i++) {
+        const struct progress *p = &a->progress[i];
+        if (p->src == e->src && p->rank == e->rank && p->line_no > e->line_no)
+            return false;
+    }
+    return true;
+}
+
+/* The first fatal exception that is (or is not) a consequence; a rank's own exception comes
+ * before the launcher's retelling of it. */
+static const struct exception_event *first_exception(const struct run_analysis *a, bool consequence,
+                                                     size_t *n)
+{
+    const struct exception_event *best = NULL;
+    *n = 0;
+    for (size_t i = 0; i < a->nexc; i++) {
+        const struct exception_event *e = &a->exc[i];
+        if (!exception_is_fatal(a, e) || correlator_exception_is_consequence(e) != consequence)
+            continue;
+        ++*n;
+        if (best == NULL || (best->rank < 0 && e->rank >= 0) ||
+            ((e->rank >= 0) == (best->rank >= 0) && earlier(e->ts_ms, e->seq, best->ts_ms, best->seq)))
+            best = e;
+    }
+    return best;
+}
+
+static bool rule_uncaught_exception(struct run_analysis *a)
+{
+    size_t consequences, causes;
+    const struct exception_event *best = first_exception(a, false, &causes);
+    first_exception(a, true, &consequences);
+    if (best == NULL)
+        return false;
+    a->kind = HEADLINE_EXCEPTION;
+    a->top = (size_t)(best - a->exc);
+    char where[32] = "an unknown rank";
+    if (best->rank >= 0)
+        snprintf(where, sizeof where, "rank %ld", best->rank);
+    decided(a, &a->headline_rule, "uncaught_exception",
+            "no entry explains %s, raised on %s; %zu other exception(s) were consequences and "
+            "%zu collateral failure(s) are folded under it", best->type, where, consequences,
+            a->nkept);
+    return true;
+}
+
+/* The message or the failing line checks a loss for NaN or Inf. */
+static bool checks_loss(const char *s)
+{
+    if (s == NULL || strcasestr(s, "loss") == NULL)
+        return false;
+    return strcasestr(s, "nan") || strcasestr(s, "inf") || strcasestr(s, "finite");
+}
+
+static const char *exception_class(const struct exception_event *e)
+{
+    const char *dot = strrchr(e->type, '.');
+    const char *base = dot ? dot + 1 : e->type;
+    bool lookup = strcmp(base, "KeyError") == 0 || strcmp(base, "IndexError") == 0 ||
+                  strcmp(base, "ValueError") == 0;
+    if ((e->flags & FRAME_DATA) && strcmp(base, "FileNotFoundError") == 0)
+        return "data-file-missing";
+    if (((e->flags & FRAME_DATA) && lookup) || (e->flags & FRAME_COLLATE))
+        return "corrupt-data-sample";
+    bool check = strcmp(base, "AssertionError") == 0 || strcmp(base, "ValueError") == 0 ||
+                 strcmp(base, "RuntimeError") == 0 || strcmp(base, "FloatingPointError") == 0;
+    if (check && (checks_loss(e->message) || checks_loss(e->code)))
+        return "loss-nan";
+    return NULL;
+}
+
+static const struct entry *entry_by_id(const struct fl_kb *kb, const char *id)
+{
+    for (size_t i = 0; i < kb->nentries; i++)
+        if (strcmp(kb->entries[i].id, id) == 0)
+            return &kb->entries[i];
+    return NULL;
+}
+
+static void rule_exception_class(struct run_analysis *a)
+{
+    const struct exception_event *e = &a->exc[a->top];
+    const char *id = exception_class(e);
+    a->exc_entry = id ? entry_by_id(a->kb, id) : NULL;
+    if (a->exc_entry)
+        decided(a, &a->headline_rule, "exception_class", "%s %s: %s", e->type,
+                e->flags & FRAME_DATA ? "raised while loading or collating a sample"
+                                      : "raised by a check of the loss",
+                a->exc_entry->id);
+}
+
+static bool is_launcher(const struct run_analysis *a, const struct candidate *cd)
+{
+    return strcmp(cand_entry(a, cd)->category, "launcher") == 0;
+}
+
+static bool rule_collateral_only(struct run_analysis *a)
+{
+    /* what a rank saw (a closed connection, a timeout) before what the launcher says of it */
+    for (int launcher = 0; launcher < 2; launcher++)
+        for (size_t i = 0; i < a->ncand; i++)
+            if (!a->cands[i].dropped && is_launcher(a, &a->cands[i]) == launcher) {
+                a->kind = HEADLINE_CANDIDATE;
+                a->top = i;
+                decided(a, &a->headline_rule, "collateral_only",
+                        "only collateral failures were found; %s is the first a rank reported",
+                        cand_entry(a, &a->cands[i])->id);
+                return true;
+            }
+    /* no entry at all: the ranks' exceptions are all consequences (timeouts, closed connections) */
+    size_t n;
+    const struct exception_event *first = first_exception(a, true, &n);
+    if (first == NULL)
+        return false;
+    a->kind = HEADLINE_EXCEPTION;
+    a->consequence = true;
+    a->top = (size_t)(first - a->exc);
+    decided(a, &a->headline_rule, "collateral_only",
+            "no entry matched; the %zu uncaught exception(s) are all consequences of another "
+            "failure (%s first)", n, first->type);
+    return true;
+}
+
+/* ================================================================ the initiating rank */
+
+static bool rule_rank_where_written(struct run_analysis *a)
+{
+    long rank = a->kind == HEADLINE_EXCEPTION ? a->exc[a->top].rank : a->cands[a->top].rank;
+    if (rank < 0)
+        return false;
+    a->rank = rank;
+    decided(a, &a->rank_rule, "rank_where_written",
+            "rank %ld is on the %s line itself (a rank prefix, a per-rank file, or a rank the "
+            "line names)", rank, a->kind == HEADLINE_EXCEPTION ? "exception's" : "first matched");
+    return true;
+}
+
+static bool rule_seqnum_lag(struct run_analysis *a)
+{
+    long min_seq = -1, max_seq = -1, suspect = -1;
+    size_t at_min = 0;
+    for (size_t i = 0; i < a->nseqnums; i++) {
+        long s = a->seqnums[i].seq;
+        if (a->seqnums[i].rank < 0)
+            continue;
+        if (min_seq < 0 || s < min_seq) {
+            min_seq = s;
+            suspect = a->seqnums[i].rank;
+            at_min = 1;
+        } else if (s == min_seq) {
+            at_min++;
+        }
+        if (s > max_seq)
+            max_seq = s;
+    }
+    if (suspect < 0 || min_seq >= max_seq || at_min != 1)
+        return false;
+    a->rank = suspect;
+    buf_printf(&a->why, "rank %ld's last collective (SeqNum %ld) lags the others (up to %ld)",
+               suspect, min_seq, max_seq);
+    decided(a, &a->rank_rule, "seqnum_lag", "rank %ld's NCCL SeqNum %ld lags the others' %ld",
+            suspect, min_seq, max_seq);
+    return true;
+}
+
+static bool rule_stack_odd_one_out(struct run_analysis *a)
+{
+    if (a->stack_odd_rank < 0)
+        return false;
+    a->rank = a->stack_odd_rank;
+    buf_printf(&a->why, "rank %ld's stack differs from every other rank's (py-spy/faulthandler dumps)",
+               a->rank);
+    decided(a, &a->rank_rule, "stack_odd_one_out", "rank %ld's stack differs from all others'",
+            a->rank);
+    return true;
+}
+
+static bool rule_progress_stalled(struct run_analysis *a)
+{
+    if (a->stalled_rank < 0)
+        return false;
+    a->rank = a->stalled_rank;
+    buf_printf(&a->why, "rank %ld's last training step came %ld s before any other rank's",
+               a->rank, a->stalled_seconds);
+    decided(a, &a->rank_rule, "progress_stalled", "rank %ld stopped stepping %ld s before the others",
+            a->rank, a->stalled_seconds);
+    return true;
+}
+
+/* Whether the rank reported a failure of its own that is only a consequence: a collateral entry
+ * seen on it (the launcher's summary speaks about ranks, not for them), or an exception that is. */
+static bool rank_shows_collateral(const struct run_analysis *a, long rank)
+{
+    for (size_t i = 0; i < a->ncand; i++) {
+        const struct candidate *cd = &a->cands[i];
+        const struct entry *e = cand_entry(a, cd);
+        if (!e->collateral || is_launcher(a, cd))
+            continue;
+        for (size_t j = 0; j < cd->st->nranks; j++)
+            if (cd->st->ranks[j].rank == rank)
+                return true;
+    }
+    for (size_t i = 0; i < a->nexc; i++)
+        if (a->exc[i].rank == rank && correlator_exception_is_consequence(&a->exc[i]))
+            return true;
+    return false;
+}
+
+static bool rule_elimination(struct run_analysis *a)
+{
+    size_t shown = 0, left = 0;
+    long remaining = -1;
+    for (size_t i = 0; i < a->nranks; i++) {
+        if (a->ranks[i] < 0)
+            continue;
+        if (rank_shows_collateral(a, a->ranks[i])) {
+            shown++;
+        } else if (left == 0 || a->ranks[i] != remaining) {
+            left++;
+            remaining = a->ranks[i];
+        }
+    }
+    if (left != 1 || shown < 2)
+        return false;
+    a->rank = remaining;
+    buf_printf(&a->why, "every rank but %ld reported only consequences: rank %ld never reached the "
+               "collective or failed first", remaining, remaining);
+    decided(a, &a->rank_rule, "elimination",
+            "%zu rank(s) show only collateral failures; rank %ld is the one left", shown, remaining);
+    return true;
+}
+
+static bool rule_launcher_hint(struct run_analysis *a)
+{
+    if (a->launcher_root_rank < 0)
+        return false;
+    a->rank = a->launcher_root_rank;
+    buf_printf(&a->why, "rank %ld is torchrun's \"first observed failure\": the first process its "
+               "agent saw exit, a hint only", a->rank);
+    decided(a, &a->rank_rule, "launcher_hint",
+            "nothing on the ranks decides; torchrun's summary names rank %ld as the first observed "
+            "failure", a->rank);
+    return true;
+}
+
+void correlator_analysis_init(struct run_analysis *a, const struct fl_kb *kb)
+{
+    memset(a, 0, sizeof *a);
+    a->kb = kb;
+    a->stack_odd_rank = a->stalled_rank = a->launcher_root_rank = a->rank = -1;
+    buf_init(&a->why, 4096);
+    buf_init(&a->rules, 8192);
+}
+
+void correlator_analysis_free(struct run_analysis *a)
+{
+    buf_free(&a->why);
+    buf_free(&a->rules);
+}
+
+void correlator_decide(struct run_analysis *a)
+{
+    buf_reset(&a->why);
+    buf_reset(&a->rules);
+    a->headline_rule = a->rank_rule = NULL;
+    a->kind = HEADLINE_NONE;
+    a->consequence = false;
+    a->rank = -1;
+    a->exc_entry = NULL;
+    rule_specific_over_generic(a);
+    rule_time_order(a);
+    if (!rule_primary_beats_collateral(a)) {
+        if (rule_uncaught_exception(a))
+            rule_exception_class(a);
+        else if (!rule_collateral_only(a))
+            return;
+    }
+    bool collateral = a->consequence ||
+                      (a->kind == HEADLINE_CANDIDATE && cand_entry(a, &a->cands[a->top])->collateral);
+    bool hang = collateral || (a->kind == HEADLINE_CANDIDATE &&
+                               strcmp(cand_entry(a, &a->cands[a->top])->category, "network") == 0);
+    /* a hang: everyone times out in a collective; the suspect is who did not get there */
+    if (hang && (rule_seqnum_lag(a) || rule_stack_odd_one_out(a) || rule_progress_stalled(a) ||
+                 (collateral && rule_elimination(a))))
+        return;
+    /* a launcher's summary names ranks from outside: its own root-cause rank first */
+    bool launcher = a->kind == HEADLINE_CANDIDATE && collateral && is_launcher(a, &a->cands[a->top]);
+    if (launcher && rule_launcher_hint(a))
+        return;
+    if (rule_rank_where_written(a))
+        return;
+    /* a failure of a host (a kernel log's Xid) is located by its host: the ranks' own stories
+     * and the launcher's say nothing about which of that host's ranks it hit */
+    if (a->kind == HEADLINE_CANDIDATE && a->cands[a->top].host[0])
+        return;
+    if (rule_elimination(a) || rule_launcher_hint(a))
+        return;
+}
+
+/* ================================================================ counting during the scan */
 
 enum fl_status correlator_init(struct correlator *c, const struct fl_kb *kb)
 {
@@ -56,12 +503,6 @@ void correlator_free(struct correlator *c)
     c->st = NULL;
 }
 
-static bool earlier(int64_t ts_a, uint64_t seq_a, int64_t ts_b, uint64_t seq_b)
-{
-    if (ts_a != TS_UNKNOWN && ts_b != TS_UNKNOWN && ts_a != ts_b)
-        return ts_a < ts_b;
-    return seq_a < seq_b;
-}
 
 /* Counts `count` lines of rank first seen at (ts, seq) in st's sorted rank table. */
 static enum fl_status note_rank(struct entry_state *st, long rank, int64_t ts, uint64_t seq,
@@ -163,18 +604,8 @@ enum fl_status correlator_merge(struct correlator *dst, struct correlator *src,
     return FL_OK;
 }
 
-/* ---------------------------------------------------------------- candidates */
 
-struct candidate {
-    size_t entry;
-    size_t matched;          /* distinct positive signals (config included) */
-    int64_t first_ts;
-    bool ts_no_year;
-    uint64_t first_seq;
-    long rank;
-    char host[HOST_MAX];
-    bool dropped;
-};
+/* ================================================================ from the scan to the analysis */
 
 /* The entry's first occurrence, and its initiating rank: the earliest occurrence on a known rank
  * (a launcher's summary line has no rank of its own, but the line after it names one). */
@@ -208,42 +639,207 @@ static void first_event(const struct entry_state *st, struct candidate *cd)
             cd->ts_no_year = st->events[i].ts_no_year;
 }
 
-/* Every evidence line of b is also evidence of a. */
-static bool lines_within(const struct entry_state *a, const struct entry_state *b)
+static int cmp_long(const void *a, const void *b)
 {
-    if (b->nevents == 0)
-        return false;
-    for (size_t i = 0; i < b->nevents; i++) {
-        bool found = false;
-        for (size_t j = 0; j < a->nevents && !found; j++)
-            found = a->events[j].src == b->events[i].src &&
-                    a->events[j].line_no == b->events[i].line_no;
-        if (!found)
-            return false;
+    long x = *(const long *)a, y = *(const long *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Where a frame is a wait for the other ranks: a collective, a point-to-point receive, a barrier
+ * or a device synchronisation. */
+static bool waits_for_peers(const char *frame)
+{
+    static const char *const waits[] = {"all_reduce", "allreduce", "all_gather", "reduce_scatter",
+                                        "broadcast", "barrier", "recv", "irecv", "all_to_all",
+                                        "synchronize", "wait (torch", "_wait", NULL};
+    for (int i = 0; waits[i]; i++)
+        if (strstr(frame, waits[i]))
+            return true;
+    return false;
+}
+
+/* Groups the ranks' stacks into the report and into a (the one rank outside the majority, when
+ * there is exactly one; whether the majority waits for peers). KB conditions read the same
+ * findings as the facts stack_groups, stack_odd_rank and stack_majority_waits. */
+static enum fl_status analyse_stacks(struct extractor *x, struct fl_report *r, struct run_analysis *a)
+{
+    struct stack_cluster *cl;
+    size_t ncl;
+    enum fl_status st = stacks_cluster(&x->stacks, &cl, &ncl);
+    if (st != FL_OK || ncl == 0)
+        return st;
+    r->stacks = calloc(ncl, sizeof *r->stacks);
+    if (r->stacks == NULL) {
+        stacks_clusters_free(cl, ncl);
+        return FL_ERR_NOMEM;
     }
-    return true;
+    for (size_t i = 0; i < ncl; i++) {
+        struct stack_group *g = &r->stacks[r->nstacks++];
+        const struct stack *rep = &x->stacks.items[cl[i].members[0]];
+        g->ranks = malloc(cl[i].nmembers * sizeof *g->ranks);
+        g->frames = calloc(rep->nframes ? rep->nframes : 1, sizeof *g->frames);
+        if (g->ranks == NULL || g->frames == NULL)
+            break;
+        for (size_t j = 0; j < cl[i].nmembers; j++)
+            g->ranks[g->nranks++] = x->stacks.items[cl[i].members[j]].rank;
+        qsort(g->ranks, g->nranks, sizeof *g->ranks, cmp_long);
+        for (size_t j = 0; j < rep->nframes; j++)
+            if ((g->frames[j] = xstrdup(rep->frames[j])) != NULL)
+                g->nframes++;
+    }
+    char num[32];
+    snprintf(num, sizeof num, "%zu", ncl);
+    st = facts_add(&x->facts, "stack_groups", 12, num, strlen(num), false);
+    bool waits = false;
+    for (size_t j = 0; j < r->stacks[0].nframes && j < 12; j++)
+        waits |= waits_for_peers(r->stacks[0].frames[j]);
+    if (ncl >= 2 && r->stacks[0].nranks >= 2) {
+        a->stack_majority_waits = waits;
+        if (st == FL_OK)
+            st = facts_add(&x->facts, "stack_majority_waits", 20, waits ? "true" : "false",
+                           waits ? 4 : 5, false);
+    }
+    size_t odd = 0;
+    for (size_t i = 1; i < r->nstacks; i++)
+        odd += r->stacks[i].nranks;
+    if (ncl >= 2 && odd == 1 && r->stacks[0].nranks >= 2 && r->stacks[1].ranks[0] >= 0) {
+        a->stack_odd_rank = r->stacks[1].ranks[0];
+        snprintf(num, sizeof num, "%ld", a->stack_odd_rank);
+        if (st == FL_OK)
+            st = facts_add(&x->facts, "stack_odd_rank", 14, num, strlen(num), false);
+    }
+    stacks_clusters_free(cl, ncl);
+    return st;
 }
 
+#define STALL_GAP_MS (60 * 1000)
 
-static int cmp_candidates(const void *pa, const void *pb)
+/* A rank whose training steps stopped well before every other rank's: in a hang the others go on
+ * to the next collective and wait there, so their last step comes later. Found when one rank's
+ * last step is at least a minute older than all others'; stated as the facts
+ * progress_stalled_rank and progress_stalled_seconds too. */
+struct last_step {
+    long rank;
+    int64_t ts;
+};
+
+static int cmp_last_step(const void *a, const void *b)
 {
-    const struct candidate *a = pa, *b = pb;
-    int64_t ta = a->first_ts == TS_UNKNOWN ? INT64_MAX : a->first_ts;
-    int64_t tb = b->first_ts == TS_UNKNOWN ? INT64_MAX : b->first_ts;
-    if (ta != tb)
-        return ta < tb ? -1 : 1;
-    if (a->matched != b->matched)
-        return a->matched > b->matched ? -1 : 1;
-    if (a->first_seq != b->first_seq)
-        return a->first_seq < b->first_seq ? -1 : 1;
-    return a->entry < b->entry ? -1 : a->entry > b->entry;
+    const struct last_step *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
+
+static enum fl_status analyse_progress(struct extractor *x, struct run_analysis *a)
+{
+    struct last_step *v = malloc((x->nprogress ? x->nprogress : 1) * sizeof *v);
+    if (v == NULL)
+        return FL_ERR_NOMEM;
+    size_t n = 0;
+    for (size_t i = 0; i < x->nprogress; i++)
+        if (x->progress[i].rank >= 0 && x->progress[i].ts_ms != TS_UNKNOWN)
+            v[n++] = (struct last_step){x->progress[i].rank, x->progress[i].ts_ms};
+    qsort(v, n, sizeof *v, cmp_last_step);
+    /* each rank's last step is the last record of its run in the sorted array */
+    long first = -1, second = -1;
+    int64_t first_ts = 0, second_ts = 0;
+    size_t ranks = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i + 1 < n && v[i + 1].rank == v[i].rank)
+            continue;
+        ranks++;
+        if (first < 0 || v[i].ts < first_ts) {
+            second = first;
+            second_ts = first_ts;
+            first = v[i].rank;
+            first_ts = v[i].ts;
+        } else if (second < 0 || v[i].ts < second_ts) {
+            second = v[i].rank;
+            second_ts = v[i].ts;
+        }
+    }
+    free(v);
+    if (ranks < 3 || second < 0 || second_ts - first_ts < STALL_GAP_MS)
+        return FL_OK;
+    a->stalled_rank = first;
+    a->stalled_seconds = (long)((second_ts - first_ts) / 1000);
+    char num[32];
+    snprintf(num, sizeof num, "%ld", first);
+    enum fl_status st = facts_add(&x->facts, "progress_stalled_rank", 21, num, strlen(num), false);
+    snprintf(num, sizeof num, "%ld", a->stalled_seconds);
+    return st == FL_OK ? facts_add(&x->facts, "progress_stalled_seconds", 24, num, strlen(num), false)
+                       : st;
+}
+
+/* Every rank the logs name: on matched lines or in what they say (a launcher's summary names the
+ * failed ranks), in exceptions, in step lines (a per-rank file of a rank that only trained, and
+ * was stopped, names it), in stack dumps. */
+static enum fl_status gather_ranks(const struct correlator *c, const struct extractor *x,
+                                   const struct fl_report *r, long **out, size_t *n)
+{
+    size_t cap = r->nranks + x->nexceptions + x->nprogress + x->stacks.n + 1;
+    for (size_t i = 0; i < c->kb->nentries; i++)
+        cap += c->st[i].nranks;
+    long *v = malloc(cap * sizeof *v);
+    if (v == NULL)
+        return FL_ERR_NOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < r->nranks; i++)
+        v[k++] = r->ranks[i];
+    for (size_t i = 0; i < x->nexceptions; i++)
+        v[k++] = x->exceptions[i].rank;
+    for (size_t i = 0; i < x->nprogress; i++)
+        v[k++] = x->progress[i].rank;
+    for (size_t i = 0; i < x->stacks.n; i++)
+        v[k++] = x->stacks.items[i].rank;
+    for (size_t i = 0; i < c->kb->nentries; i++)
+        for (size_t j = 0; j < c->st[i].nranks; j++)
+            v[k++] = c->st[i].ranks[j].rank;
+    qsort(v, k, sizeof *v, cmp_long);
+    size_t u = 0;
+    for (size_t i = 0; i < k; i++)
+        if (v[i] >= 0 && (u == 0 || v[u - 1] != v[i]))
+            v[u++] = v[i];
+    *out = v;
+    *n = u;
+    return FL_OK;
+}
+
+/* The entries whose condition holds over the run. */
+static enum fl_status gather_candidates(struct correlator *c, struct extractor *x,
+                                        struct run_analysis *a)
+{
+    const struct fl_kb *kb = c->kb;
+    a->cands = calloc(kb->nentries ? kb->nentries : 1, sizeof *a->cands);
+    if (a->cands == NULL)
+        return FL_ERR_NOMEM;
+    for (size_t i = 0; i < kb->nentries; i++) {
+        const struct entry *e = &kb->entries[i];
+        struct entry_state *st = &c->st[i];
+        for (size_t j = 0; j < e->nsignals; j++)
+            if (e->signals[j].kind == SIGNAL_CONFIG)
+                st->counts[j] = config_eval(&e->signals[j].cfg,
+                                            facts_get(&x->facts, e->signals[j].cfg.fact));
+        if (!condition_eval(e, st->counts) || st->nranks == 0)
+            continue;
+        struct candidate *cd = &a->cands[a->ncand++];
+        cd->entry = i;
+        cd->st = st;
+        for (size_t j = 0; j < e->nsignals; j++)
+            cd->matched += e->signals[j].positive && !e->signals[j].supporting && st->counts[j] > 0;
+        first_event(st, cd);
+    }
+    return FL_OK;
+}
+
+/* ================================================================ from the analysis to the report */
 
 static void evidence_from_events(const struct entry_state *st, const struct candidate *cd,
                                  const struct source_info *sources, unsigned max,
                                  struct diagnosis *d)
 {
-    d->evidence = calloc(max, sizeof *d->evidence);
+    d->evidence = calloc(max ? max : 1, sizeof *d->evidence);
     if (d->evidence == NULL)
         return;
     /* the initiating line first, then the rest in arrival order */
@@ -304,335 +900,103 @@ static void add_collateral(struct diagnosis *d, const struct entry *e, const str
     d->ncollateral++;
 }
 
-/* For a collective timeout with no cause in sight: the rank whose sequence number lags, or a rank
- * of the run that never reported the timeout (it was somewhere else). */
-static long hang_suspect(const struct extractor *x, const struct entry_state *st,
-                         const long *ranks, size_t nranks, bool silent_rule, struct buf *why)
+static void explain_candidate(struct buf *b, const struct run_analysis *a, const struct candidate *cd,
+                              const char *verdict)
 {
-    long min_seq = -1, max_seq = -1, suspect = -1;
-    size_t at_min = 0;
-    for (size_t i = 0; i < x->nseqnums; i++) {
-        long s = x->seqnums[i].seq;
-        if (x->seqnums[i].rank < 0)
-            continue;
-        if (min_seq < 0 || s < min_seq) {
-            min_seq = s;
-            suspect = x->seqnums[i].rank;
-            at_min = 1;
-        } else if (s == min_seq) {
-            at_min++;
-        }
-        if (s > max_seq)
-            max_seq = s;
-    }
-    if (suspect >= 0 && min_seq < max_seq && at_min == 1) {
-        buf_printf(why, "rank %ld's last collective (SeqNum %ld) lags the others (up to %ld)",
-                   suspect, min_seq, max_seq);
-        return suspect;
-    }
-    const char *odd = facts_get(&x->facts, "stack_odd_rank");
-    if (odd) {
-        long rank = strtol(odd, NULL, 10);
-        buf_printf(why, "rank %ld's stack differs from every other rank's (py-spy/faulthandler dumps)",
-                   rank);
-        return rank;
-    }
-    const char *stalled = facts_get(&x->facts, "progress_stalled_rank");
-    if (stalled) {
-        long rank = strtol(stalled, NULL, 10);
-        buf_printf(why, "rank %ld's last training step came %s s before any other rank's",
-                   rank, facts_get(&x->facts, "progress_stalled_seconds"));
-        return rank;
-    }
-    if (!silent_rule)
-        return -1;
-    size_t silent = 0;
-    long silent_rank = -1;
-    for (size_t i = 0; i < nranks; i++) {
-        bool reported = false;
-        for (size_t j = 0; j < st->nranks && !reported; j++)
-            reported = st->ranks[j].rank == ranks[i];
-        if (!reported) {
-            silent++;
-            if (silent_rank < 0)
-                silent_rank = ranks[i];
-        }
-    }
-    if (silent == 1 && st->nranks >= 2) {
-        buf_printf(why, "every rank but %ld reported the timeout: rank %ld never reached the collective",
-                   silent_rank, silent_rank);
-        return silent_rank;
-    }
-    return -1;
-}
-
-static int cmp_long(const void *a, const void *b)
-{
-    long x = *(const long *)a, y = *(const long *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Where a frame is a wait for the other ranks: a collective, a point-to-point receive, a barrier
- * or a device synchronisation. */
-static bool waits_for_peers(const char *frame)
-{
-    static const char *const waits[] = {"all_reduce", "allreduce", "all_gather", "reduce_scatter",
-                                        "broadcast", "barrier", "recv", "irecv", "all_to_all",
-                                        "synchronize", "wait (torch", "_wait", NULL};
-    for (int i = 0; waits[i]; i++)
-        if (strstr(frame, waits[i]))
-            return true;
-    return false;
-}
-
-/* Groups the ranks' stacks into the report, and states what they show as facts for conditions:
- * stack_groups (how many shapes), stack_odd_rank (the one rank outside the majority, when there
- * is exactly one), stack_majority_waits (the majority waits for peers). */
-static enum fl_status analyse_stacks(struct extractor *x, struct fl_report *r)
-{
-    struct stack_cluster *cl;
-    size_t ncl;
-    enum fl_status st = stacks_cluster(&x->stacks, &cl, &ncl);
-    if (st != FL_OK || ncl == 0)
-        return st;
-    r->stacks = calloc(ncl, sizeof *r->stacks);
-    if (r->stacks == NULL) {
-        stacks_clusters_free(cl, ncl);
-        return FL_ERR_NOMEM;
-    }
-    for (size_t i = 0; i < ncl; i++) {
-        struct stack_group *g = &r->stacks[r->nstacks++];
-        const struct stack *rep = &x->stacks.items[cl[i].members[0]];
-        g->ranks = malloc(cl[i].nmembers * sizeof *g->ranks);
-        g->frames = calloc(rep->nframes ? rep->nframes : 1, sizeof *g->frames);
-        if (g->ranks == NULL || g->frames == NULL)
-            break;
-        for (size_t j = 0; j < cl[i].nmembers; j++)
-            g->ranks[g->nranks++] = x->stacks.items[cl[i].members[j]].rank;
-        qsort(g->ranks, g->nranks, sizeof *g->ranks, cmp_long);
-        for (size_t j = 0; j < rep->nframes; j++)
-            if ((g->frames[j] = xstrdup(rep->frames[j])) != NULL)
-                g->nframes++;
-    }
-    char num[32];
-    snprintf(num, sizeof num, "%zu", ncl);
-    st = facts_add(&x->facts, "stack_groups", 12, num, strlen(num), false);
-    bool waits = false;
-    for (size_t j = 0; j < r->stacks[0].nframes && j < 12; j++)
-        waits |= waits_for_peers(r->stacks[0].frames[j]);
-    if (st == FL_OK && ncl >= 2 && r->stacks[0].nranks >= 2)
-        st = facts_add(&x->facts, "stack_majority_waits", 20, waits ? "true" : "false",
-                       waits ? 4 : 5, false);
-    size_t odd = 0;
-    for (size_t i = 1; i < r->nstacks; i++)
-        odd += r->stacks[i].nranks;
-    if (st == FL_OK && ncl >= 2 && odd == 1 && r->stacks[0].nranks >= 2 && r->stacks[1].ranks[0] >= 0) {
-        snprintf(num, sizeof num, "%ld", r->stacks[1].ranks[0]);
-        st = facts_add(&x->facts, "stack_odd_rank", 14, num, strlen(num), false);
-    }
-    stacks_clusters_free(cl, ncl);
-    return st;
-}
-
-#define STALL_GAP_MS (60 * 1000)
-
-/* A rank whose training steps stopped well before every other rank's: in a hang the others go on
- * to the next collective and wait there, so their last step comes later. States it as the fact
- * progress_stalled_rank when one rank's last step is at least a minute older than all others'. */
-struct last_step {
-    long rank;
-    int64_t ts;
-};
-
-static int cmp_last_step(const void *a, const void *b)
-{
-    const struct last_step *x = a, *y = b;
-    if (x->rank != y->rank)
-        return x->rank < y->rank ? -1 : 1;
-    return x->ts < y->ts ? -1 : x->ts > y->ts;
-}
-
-static enum fl_status analyse_progress(struct extractor *x)
-{
-    struct last_step *v = malloc((x->nprogress ? x->nprogress : 1) * sizeof *v);
-    if (v == NULL)
-        return FL_ERR_NOMEM;
-    size_t n = 0;
-    for (size_t i = 0; i < x->nprogress; i++)
-        if (x->progress[i].rank >= 0 && x->progress[i].ts_ms != TS_UNKNOWN)
-            v[n++] = (struct last_step){x->progress[i].rank, x->progress[i].ts_ms};
-    qsort(v, n, sizeof *v, cmp_last_step);
-    /* each rank's last step is the last record of its run in the sorted array */
-    long first = -1, second = -1;
-    int64_t first_ts = 0, second_ts = 0;
-    size_t ranks = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (i + 1 < n && v[i + 1].rank == v[i].rank)
-            continue;
-        ranks++;
-        if (first < 0 || v[i].ts < first_ts) {
-            second = first;
-            second_ts = first_ts;
-            first = v[i].rank;
-            first_ts = v[i].ts;
-        } else if (second < 0 || v[i].ts < second_ts) {
-            second = v[i].rank;
-            second_ts = v[i].ts;
-        }
-    }
-    free(v);
-    if (ranks < 3 || second < 0 || second_ts - first_ts < STALL_GAP_MS)
-        return FL_OK;
-    char num[32];
-    snprintf(num, sizeof num, "%ld", first);
-    enum fl_status st = facts_add(&x->facts, "progress_stalled_rank", 21, num, strlen(num), false);
-    snprintf(num, sizeof num, "%lld", (long long)((second_ts - first_ts) / 1000));
-    return st == FL_OK ? facts_add(&x->facts, "progress_stalled_seconds", 24, num, strlen(num), false)
-                       : st;
-}
-
-static bool exception_is_fatal(const struct extractor *x, const struct exception_event *e)
-{
-    for (size_t i = 0; i < x->nprogress; i++) {
-        const struct progress *p = &x->progress[i];
-        if (p->src == e->src && p->rank == e->rank && p->line_no > e->line_no)
-            return false;
-    }
-    return true;
-}
-
-static enum fl_status unclassified(struct extractor *x, const struct source_info *sources,
-                                   struct fl_report *r)
-{
-    const struct exception_event *best = NULL;
-    for (size_t i = 0; i < x->nexceptions; i++) {
-        const struct exception_event *e = &x->exceptions[i];
-        if (exception_is_fatal(x, e) &&
-            (best == NULL || earlier(e->ts_ms, e->seq, best->ts_ms, best->seq)))
-            best = e;
-    }
-    if (best == NULL)
-        return FL_OK;
-    struct diagnosis *d = calloc(1, sizeof *d);
-    if (d == NULL)
-        return FL_ERR_NOMEM;
-    r->diagnoses = d;
-    r->ndiagnoses = 1;
-    d->id = "unclassified";
-    d->title = "Failure not in the knowledge base";
-    d->category = "unknown";
-    d->severity = "high";
-    d->rank = best->rank;
-    memcpy(d->host, best->host, HOST_MAX);
-    d->first_ts = best->ts_ms;
-    d->confidence = 0.3;
-    d->evidence = calloc(1, sizeof *d->evidence);
-    if (d->evidence) {
-        struct buf t;
-        buf_init(&t, 2 * TEXT_MAX + 64);
-        buf_printf(&t, "%s%s%s", best->type, best->message[0] ? ": " : "", best->message);
-        if (best->frame)
-            buf_printf(&t, " (at %s)", best->frame);
-        /* a chain: what the program raised next, while handling this one or because of it */
-        for (const struct exception_event *e = best, *n; (n = extract_exception(x, e->next_seq)) != NULL && t.len < TEXT_MAX; e = n)
-            buf_printf(&t, " -> %s %s%s%s", e->next_is_cause ? "which caused" : "then, while handling it,",
-                       n->type, n->message[0] ? ": " : "", n->message);
-        d->evidence[0] = (struct evidence){xstrdup(sources[best->src].name), best->line_no,
-                                           best->rank, buf_steal(&t)};
-        d->nevidence = 1;
-        d->evidence_total = 1;
-    }
-    struct buf rc;
-    buf_init(&rc, 4096);
-    buf_printf(&rc, "No knowledge-base entry explains this failure. The first uncaught error is %s%s%s.",
-               best->type, best->message[0] ? ": " : "", best->message);
-    d->root_cause = buf_steal(&rc);
-    d->fix = xstrdup("Read the traceback from its innermost frame; search the message with `faultline kb search WORDS`.");
-    return FL_OK;
-}
-
-static void explain_candidate(struct buf *b, const struct fl_kb *kb, const struct correlator *c,
-                              const struct candidate *cd, const char *verdict)
-{
-    const struct entry *e = &kb->entries[cd->entry];
+    const struct entry *e = cand_entry(a, cd);
     buf_printf(b, "%s (%s, %s): %zu distinct signal(s) matched:", e->id,
                e->collateral ? "collateral" : "primary", verdict, cd->matched);
     for (size_t i = 0; i < e->nsignals; i++)
-        if (c->st[cd->entry].counts[i])
-            buf_printf(b, " %s×%lu", e->signals[i].name, c->st[cd->entry].counts[i]);
+        if (cd->st->counts[i])
+            buf_printf(b, " %s×%lu", e->signals[i].name, cd->st->counts[i]);
     buf_putc(b, '\n');
 }
 
-enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
-                                 const struct source_info *sources, size_t nsources,
-                                 unsigned max_evidence, struct fl_report *r)
+/* "KeyError: 'x' (at train.py:12 in __getitem__)", then what the program raised next. */
+static char *exception_text(const struct extractor *x, const struct exception_event *e)
 {
-    (void)nsources;
-    const struct fl_kb *kb = c->kb;
-    enum fl_status ast = analyse_stacks(x, r);
-    if (ast != FL_OK)
-        return ast;
-    if ((ast = analyse_progress(x)) != FL_OK)
-        return ast;
-    if (x->progress_lines) {
-        char num[32];
-        snprintf(num, sizeof num, "%lu", x->progress_lines);
-        if ((ast = facts_add(&x->facts, "progress_lines", 14, num, strlen(num), false)) != FL_OK)
-            return ast;
-    }
-    struct candidate *cands = calloc(kb->nentries ? kb->nentries : 1, sizeof *cands);
-    if (cands == NULL)
-        return FL_ERR_NOMEM;
-    size_t ncand = 0;
-    for (size_t i = 0; i < kb->nentries; i++) {
-        const struct entry *e = &kb->entries[i];
-        struct entry_state *st = &c->st[i];
-        for (size_t j = 0; j < e->nsignals; j++)
-            if (e->signals[j].kind == SIGNAL_CONFIG)
-                st->counts[j] = config_eval(&e->signals[j].cfg,
-                                            facts_get(&x->facts, e->signals[j].cfg.fact));
-        if (!condition_eval(e, st->counts) || st->nranks == 0)
-            continue;
-        struct candidate *cd = &cands[ncand++];
-        cd->entry = i;
-        for (size_t j = 0; j < e->nsignals; j++)
-            cd->matched += e->signals[j].positive && !e->signals[j].supporting && st->counts[j] > 0;
-        first_event(st, cd);
-    }
-    for (size_t i = 0; i < ncand; i++)
-        for (size_t j = 0; j < ncand; j++)
-            if (i != j && !cands[j].dropped && cands[j].matched > cands[i].matched &&
-                /* a consequence never hides a cause that shares its line */
-                (kb->entries[cands[i].entry].collateral || !kb->entries[cands[j].entry].collateral) &&
-                lines_within(&c->st[cands[j].entry], &c->st[cands[i].entry]))
-                cands[i].dropped = true;
-    qsort(cands, ncand, sizeof *cands, cmp_candidates);
+    struct buf t;
+    buf_init(&t, 2 * TEXT_MAX + 64);
+    buf_printf(&t, "%s%s%s", e->type, e->message[0] ? ": " : "", e->message);
+    const char *where = e->user_frame ? e->user_frame : e->frame;
+    if (where)
+        buf_printf(&t, " (at %s)", where);
+    /* a chain: what the program raised next, while handling this one or because of it */
+    for (const struct exception_event *p = e, *n; (n = extract_exception(x, p->next_seq)) != NULL && t.len < TEXT_MAX; p = n)
+        buf_printf(&t, " -> %s %s%s%s", p->next_is_cause ? "which caused" : "then, while handling it,",
+                   n->type, n->message[0] ? ": " : "", n->message);
+    return buf_steal(&t);
+}
 
-    size_t nprimary = 0, nkept = 0;
-    for (size_t i = 0; i < ncand; i++)
-        if (!cands[i].dropped) {
-            nkept++;
-            nprimary += !kb->entries[cands[i].entry].collateral;
-        }
-    enum fl_status st = FL_OK;
-    if (nkept == 0) {
-        st = unclassified(x, sources, r);
-        free(cands);
-        return st;
+/* The headline for an exception: the entry its type and frames point to, or "unclassified". */
+static void exception_diagnosis(const struct run_analysis *a, const struct extractor *x,
+                                const struct source_info *sources, struct diagnosis *d)
+{
+    const struct exception_event *e = &a->exc[a->top];
+    if (a->exc_entry) {
+        fill_prose(d, a->exc_entry);
+    } else if (a->consequence) {
+        d->id = "unclassified";
+        d->title = "Failure not in the knowledge base";
+        d->category = "unknown";
+        d->severity = "high";
+        struct buf rc;
+        buf_init(&rc, 4096);
+        buf_printf(&rc, "Every uncaught error in these logs is a consequence of another failure (a "
+                   "peer that exited or stopped answering, a timeout waiting for it); the first is "
+                   "%s%s%s. The rank that caused it is the one the others waited for.",
+                   e->type, e->message[0] ? ": " : "", e->message);
+        d->root_cause = buf_steal(&rc);
+        d->fix = xstrdup("Read the log of the initiating rank (or of every rank that did not report "
+                         "the error) for what it was doing: its last lines, an exception, a signal.");
+    } else {
+        d->id = "unclassified";
+        d->title = "Failure not in the knowledge base";
+        d->category = "unknown";
+        d->severity = "high";
+        struct buf rc;
+        buf_init(&rc, 4096);
+        buf_printf(&rc, "No knowledge-base entry explains this failure. The first uncaught error is %s%s%s",
+                   e->type, e->message[0] ? ": " : "", e->message);
+        if (e->user_frame || e->frame)
+            buf_printf(&rc, ", raised at %s", e->user_frame ? e->user_frame : e->frame);
+        if (e->rank >= 0)
+            buf_printf(&rc, " on rank %ld", e->rank);
+        buf_putc(&rc, '.');
+        d->root_cause = buf_steal(&rc);
+        d->fix = xstrdup("Read the traceback from its innermost frame; search the message with `faultline kb search WORDS`.");
     }
-    size_t ndiag = nprimary ? nprimary : nkept;
+    memcpy(d->host, e->host, HOST_MAX);
+    d->first_ts = e->ts_ms;
+    d->evidence = calloc(1, sizeof *d->evidence);
+    if (d->evidence) {
+        d->evidence[0] = (struct evidence){xstrdup(sources[e->src].name), e->line_no, e->rank,
+                                           exception_text(x, e)};
+        d->nevidence = 1;
+        d->evidence_total = 1;
+    }
+}
+
+static struct diagnosis *headline_diagnosis(struct run_analysis *a, const struct extractor *x,
+                                            const struct source_info *sources, unsigned max_evidence,
+                                            struct fl_report *r, struct buf *explain)
+{
+    size_t ndiag = a->kind == HEADLINE_EXCEPTION ? 1 : a->nprimary ? a->nprimary : a->nkept;
     r->diagnoses = calloc(ndiag, sizeof *r->diagnoses);
-    if (r->diagnoses == NULL) {
-        free(cands);
-        return FL_ERR_NOMEM;
-    }
-    struct buf explain;
-    buf_init(&explain, 65536);
-    for (size_t i = 0; i < ncand; i++) {
-        const struct candidate *cd = &cands[i];
-        const struct entry *e = &kb->entries[cd->entry];
-        bool is_diag = !cd->dropped && (nprimary == 0 || !e->collateral);
-        explain_candidate(&explain, kb, c, cd,
+    if (r->diagnoses == NULL)
+        return NULL;
+    if (a->kind == HEADLINE_EXCEPTION)
+        exception_diagnosis(a, x, sources, &r->diagnoses[r->ndiagnoses++]);
+    /* the headline first, then the other diagnoses in the rules' order */
+    for (size_t n = 0; n <= a->ncand; n++) {
+        size_t i = a->kind != HEADLINE_CANDIDATE ? n : n == 0 ? a->top : n - 1 + (n - 1 >= a->top);
+        if (i >= a->ncand || (a->kind == HEADLINE_CANDIDATE && n > 0 && i == a->top))
+            continue;
+        const struct candidate *cd = &a->cands[i];
+        const struct entry *e = cand_entry(a, cd);
+        bool is_diag = a->kind == HEADLINE_CANDIDATE && !cd->dropped &&
+                       (a->nprimary == 0 || !e->collateral);
+        explain_candidate(explain, a, cd,
                           cd->dropped ? "dropped: its lines are evidence of a more specific entry"
                           : is_diag   ? (r->ndiagnoses == 0 ? "chosen first" : "reported after the first")
                                       : "folded under the first diagnosis as a consequence");
@@ -644,36 +1008,102 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
         memcpy(d->host, cd->host, HOST_MAX);
         d->first_ts = cd->first_ts;
         d->ts_no_year = cd->ts_no_year;
-        evidence_from_events(&c->st[cd->entry], cd, sources, max_evidence, d);
+        evidence_from_events(cd->st, cd, sources, max_evidence, d);
     }
     struct diagnosis *top = &r->diagnoses[0];
-    const struct candidate *topc = NULL;
-    for (size_t i = 0; i < ncand && !topc; i++)
-        if (!cands[i].dropped && (nprimary == 0 || !kb->entries[cands[i].entry].collateral))
-            topc = &cands[i];
+    bool folds = a->kind == HEADLINE_EXCEPTION || a->nprimary > 0;
+    if (folds && a->nkept > a->nprimary) {
+        top->collateral = calloc(a->nkept - a->nprimary, sizeof *top->collateral);
+        for (size_t i = 0; i < a->ncand && top->collateral; i++)
+            if (!a->cands[i].dropped && cand_entry(a, &a->cands[i])->collateral)
+                add_collateral(top, cand_entry(a, &a->cands[i]), a->cands[i].st);
+    }
+    return top;
+}
+
+static void score_diagnoses(const struct run_analysis *a, struct fl_report *r)
+{
+    for (size_t i = 0; i < r->ndiagnoses; i++) {
+        struct diagnosis *d = &r->diagnoses[i];
+        if (i == 0 && a->kind == HEADLINE_EXCEPTION) {
+            struct score_input in = {.entry = d->entry, .matched_signals = 1,
+                                     .rank_known = d->rank >= 0,
+                                     .time_known = d->first_ts != TS_UNKNOWN, .is_top = true,
+                                     .has_collateral = d->ncollateral > 0, .inferred = true};
+            d->confidence = d->entry ? score_confidence(&in) : 0.3;
+            continue;
+        }
+        const struct candidate *cd = NULL;
+        for (size_t j = 0; j < a->ncand && !cd; j++)
+            if (!a->cands[j].dropped && cand_entry(a, &a->cands[j]) == d->entry)
+                cd = &a->cands[j];
+        struct score_input in = {.entry = d->entry, .counts = cd->st->counts,
+                                 .matched_signals = cd->matched, .nranks = cd->st->nranks,
+                                 .rank_known = d->rank >= 0,
+                                 .time_known = d->first_ts != TS_UNKNOWN, .is_top = i == 0,
+                                 .has_collateral = d->ncollateral > 0};
+        d->confidence = score_confidence(&in);
+    }
+}
+
+enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
+                                 const struct source_info *sources, size_t nsources,
+                                 unsigned max_evidence, struct fl_report *r)
+{
+    (void)nsources;
+    struct run_analysis a;
+    correlator_analysis_init(&a, c->kb);
+    a.exc = x->exceptions;
+    a.nexc = x->nexceptions;
+    a.progress = x->progress;
+    a.nprogress = x->nprogress;
+    a.seqnums = x->seqnums;
+    a.nseqnums = x->nseqnums;
+    long *ranks = NULL;
+    a.launcher_root_rank = x->launcher_root_rank;
+    enum fl_status st = analyse_stacks(x, r, &a);
+    if (st == FL_OK)
+        st = analyse_progress(x, &a);
+    if (st == FL_OK && x->progress_lines) {
+        char num[32];
+        snprintf(num, sizeof num, "%lu", x->progress_lines);
+        st = facts_add(&x->facts, "progress_lines", 14, num, strlen(num), false);
+    }
+    if (st == FL_OK)
+        st = gather_ranks(c, x, r, &ranks, &a.nranks);
+    a.ranks = ranks;
+    if (st == FL_OK)
+        st = gather_candidates(c, x, &a);
+    if (st != FL_OK)
+        goto out;
+    correlator_decide(&a);
+    if (a.kind == HEADLINE_NONE)
+        goto out; /* a healthy log */
+    struct buf explain;
+    buf_init(&explain, 65536);
+    struct diagnosis *top = headline_diagnosis(&a, x, sources, max_evidence, r, &explain);
+    if (top == NULL) {
+        buf_free(&explain);
+        st = FL_ERR_NOMEM;
+        goto out;
+    }
+    if (a.rank != top->rank) {
+        top->rank = a.rank;
+        top->host[0] = '\0';
+    }
     struct buf why;
     buf_init(&why, 1024);
-    if (nprimary > 0) {
-        top->collateral = calloc(nkept, sizeof *top->collateral);
-        for (size_t i = 0; i < ncand && top->collateral; i++)
-            if (!cands[i].dropped && kb->entries[cands[i].entry].collateral)
-                add_collateral(top, &kb->entries[cands[i].entry], &c->st[cands[i].entry]);
-        buf_printf(&why, "The first primary failure decides the initiating rank; %zu collateral "
-                   "failure(s) are listed as its consequences.", top->ncollateral);
-    }
-    if (nprimary == 0 || strcmp(top->category, "network") == 0) {
-        /* a hang: everyone times out in a collective; the suspect is who did not get there */
-        size_t before = why.len;
-        long suspect = hang_suspect(x, &c->st[topc->entry], r->ranks, r->nranks, nprimary == 0, &why);
-        if (suspect >= 0 && suspect != top->rank) {
-            top->rank = suspect;
-            top->host[0] = '\0';
-        } else if (nprimary == 0 && why.len == before) {
-            buf_printf(&why, "Only collateral failures were found: the cause is not in these logs; "
-                       "the rank shown reported first.");
-        }
-    }
-    if (top->first_ts == TS_UNKNOWN && nprimary > 1)
+    if ((a.kind == HEADLINE_EXCEPTION && !a.consequence) || a.nprimary > 0)
+        buf_printf(&why, "The first %s decides the initiating rank; %zu collateral failure(s) are "
+                   "listed as its consequences.",
+                   a.kind == HEADLINE_EXCEPTION ? "uncaught exception" : "primary failure",
+                   top->ncollateral);
+    if (a.why.len)
+        buf_printf(&why, "%s%s", why.len ? " " : "", a.why.data);
+    else if (strcmp(a.headline_rule, "collateral_only") == 0)
+        buf_printf(&why, "Only collateral failures were found: the cause is not in these logs; "
+                   "the rank shown reported first.");
+    if (top->first_ts == TS_UNKNOWN && a.nprimary > 1)
         buf_printf(&why, " The logs carry no timestamps: order within files and the specificity "
                    "of the matches decided.");
     for (size_t i = 0; i < r->ndiagnoses; i++) {
@@ -683,20 +1113,13 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
             snprintf(d->host, HOST_MAX, "%s", h);
     }
     r->note = buf_steal(&why);
-    for (size_t i = 0; i < r->ndiagnoses; i++) {
-        struct diagnosis *d = &r->diagnoses[i];
-        const struct candidate *cd = NULL;
-        for (size_t j = 0; j < ncand && !cd; j++)
-            if (!cands[j].dropped && &kb->entries[cands[j].entry] == d->entry)
-                cd = &cands[j];
-        struct score_input in = {.entry = d->entry, .counts = c->st[cd->entry].counts,
-                                 .matched_signals = cd->matched,
-                                 .nranks = c->st[cd->entry].nranks, .rank_known = d->rank >= 0,
-                                 .time_known = d->first_ts != TS_UNKNOWN, .is_top = i == 0,
-                                 .has_collateral = d->ncollateral > 0};
-        d->confidence = score_confidence(&in);
-    }
+    score_diagnoses(&a, r);
+    if (a.rules.len)
+        buf_printf(&explain, "%s", a.rules.data);
     top->explain = buf_steal(&explain);
-    free(cands);
+out:
+    free(ranks);
+    free(a.cands);
+    correlator_analysis_free(&a);
     return st;
 }

@@ -12,6 +12,7 @@
 #ifndef FL_CORRELATE_H
 #define FL_CORRELATE_H
 
+#include "buf.h"
 #include "extract.h"
 #include "report.h"
 
@@ -64,6 +65,67 @@ enum fl_status correlator_add(struct correlator *c, int entry, int signal,
  * dst; src keeps only what it must free. */
 enum fl_status correlator_merge(struct correlator *dst, struct correlator *src,
                                 const struct merge_map *m);
+/* ---------------------------------------------------------------- the rules' input and output */
+
+/* One KB entry whose condition held over the run. */
+struct candidate {
+    size_t entry;                /* index in the KB */
+    const struct entry_state *st; /* its matched lines and the ranks it was seen on */
+    size_t matched;              /* distinct positive signals (config included) */
+    int64_t first_ts;
+    bool ts_no_year;
+    uint64_t first_seq;
+    long rank;                   /* where it was seen first: the rank of the line, or -1 */
+    char host[HOST_MAX];
+    bool dropped;                /* its lines are all evidence of a more specific candidate */
+};
+
+enum headline { HEADLINE_NONE, HEADLINE_CANDIDATE, HEADLINE_EXCEPTION };
+
+/* What the rules of correlate.c work on, and what they decide. correlator_finish fills the first
+ * part from what the scan counted and extracted; a test may build it by hand. Nothing is written
+ * to facts and parsed back: each analysis states its finding here. Borrowed pointers only, except
+ * the two bufs. */
+struct run_analysis {
+    const struct fl_kb *kb;
+    struct candidate *cands;
+    size_t ncand;
+    const struct exception_event *exc;   /* Python and C++ exceptions, in arrival order */
+    size_t nexc;
+    const struct progress *progress;     /* the last step line of each (source, rank) */
+    size_t nprogress;
+    const struct seqnum *seqnums;        /* the highest NCCL SeqNum of each (source, rank) */
+    size_t nseqnums;
+    const long *ranks;                   /* every rank the logs name: on matched lines, in
+                                            per-rank files, in step lines; sorted, unique */
+    size_t nranks;
+    long stack_odd_rank;                 /* the one rank whose stack differs, or -1 */
+    bool stack_majority_waits;           /* the other ranks' stacks wait for peers */
+    long stalled_rank;                   /* the rank whose steps stopped first, or -1 */
+    long stalled_seconds;
+    long launcher_root_rank;             /* torchrun's "Root Cause (first observed failure)" */
+
+    /* decided by the rules */
+    enum headline kind;
+    size_t top;                          /* cands[top] or exc[top] */
+    bool consequence;                    /* exc[top] is itself a consequence: nothing better */
+    const struct entry *exc_entry;       /* the entry exc[top]'s type and frames point to, or
+                                            NULL: "unclassified" */
+    size_t nprimary, nkept;              /* kept candidates, and how many are primary */
+    long rank;                           /* the initiating rank, or -1 */
+    const char *headline_rule, *rank_rule;
+    struct buf why;                      /* the report's note: how the rank was decided */
+    struct buf rules;                    /* for --explain: which rule decided what */
+};
+
+void correlator_analysis_init(struct run_analysis *a, const struct fl_kb *kb);
+void correlator_analysis_free(struct run_analysis *a);
+/* Applies the rules to a: the headline, its rank, and why. */
+void correlator_decide(struct run_analysis *a);
+/* True when the exception is a consequence of another failure: a closed connection, a timeout
+ * waiting for peers, a signal the launcher sent, the launcher's own summary. */
+bool correlator_exception_is_consequence(const struct exception_event *e);
+
 /* Builds the diagnoses into r from what was counted and extracted. */
 enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
                                  const struct source_info *sources, size_t nsources,
@@ -78,6 +140,7 @@ struct score_input {
     bool rank_known, time_known;
     bool is_top;                 /* chosen as the initiating failure */
     bool has_collateral;         /* collateral of other entries agree with it */
+    bool inferred;               /* from an exception's type and frames, not the entry's signals */
 };
 double score_confidence(const struct score_input *in);
 

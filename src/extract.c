@@ -10,6 +10,8 @@
 #include "extract.h"
 
 #include <ctype.h>
+#include <jansson.h>
+#include <strings.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +64,14 @@ static const struct builtin_pattern builtins[] = {
      NULL},
     {BUILTIN_RANK_HOST, "NCCL INFO comm 0x[0-9a-f]+ rank [0-9]+ nranks [0-9]+", 0,
      "NCCL INFO comm 0x[0-9a-f]+ rank (?<rank>[0-9]+) nranks"},
+    /* torchelastic's ChildFailedError summary (errors/__init__.py, _FAILURE_FORMAT_TEMPLATE):
+     * "  rank      : 2 (local_rank: 2)", then the failure's traceback under "  traceback : " */
+    {BUILTIN_LAUNCHER_RANK, "rank +: [0-9]+ \\(local_rank: [0-9]+\\)", 0,
+     "rank +: (?<grank>[0-9]+) \\(local_rank: [0-9]+\\)"},
+    {BUILTIN_LAUNCHER_ROOT, "Root Cause \\(first observed failure\\):", 0, NULL},
+    /* error_handler.py record_exception: {"message": {"message": "T: m", "extraInfo":
+     * {"py_callstack": "Traceback ...", "timestamp": "1714564803"}}} */
+    {BUILTIN_ERROR_FILE, "\"py_callstack\": ?\"", 0, NULL},
 };
 
 const struct builtin_pattern *extract_builtin_patterns(size_t *n)
@@ -78,13 +88,29 @@ struct tb_state {
     enum tb_phase phase;
     unsigned lines;
     char *frame;
+    char *user_frame;     /* the innermost frame of the program's own code so far */
+    char *code;           /* the source line under the innermost frame */
+    unsigned flags;       /* enum frame_flags */
+    bool original;        /* "Original Traceback": where a re-raised exception (a DataLoader
+                             worker's) really came from */
+    bool block_pending;   /* its rank is in torchrun's summary before this piece of the file */
     char *cpp_type;       /* C++: the type from "instance of 'X'" */
     struct line_meta meta; /* of the header */
 };
 
+static void tb_free(struct tb_state *t)
+{
+    free(t->frame);
+    free(t->user_frame);
+    free(t->code);
+    free(t->cpp_type);
+}
+
 enum fl_status extractor_init(struct extractor *x, const struct fl_kb *kb)
 {
     memset(x, 0, sizeof *x);
+    x->launcher_root_rank = -1;
+    x->line_entry = -1;
     x->npcre = kb->npatterns;
     x->pcre = calloc(x->npcre ? x->npcre : 1, sizeof *x->pcre);
     x->pcre_uses = calloc(x->npcre ? x->npcre : 1, sizeof *x->pcre_uses);
@@ -101,6 +127,8 @@ static void exception_free(struct exception_event *e)
     free(e->type);
     free(e->message);
     free(e->frame);
+    free(e->user_frame);
+    free(e->code);
 }
 
 void extractor_free(struct extractor *x)
@@ -114,10 +142,10 @@ void extractor_free(struct extractor *x)
     free(x->seqnums);
     free(x->hosts);
     free(x->chains);
-    for (size_t i = 0; i < x->nopen; i++) {
-        free(x->open[i].frame);
-        free(x->open[i].cpp_type);
-    }
+    free(x->blocks);
+    free(x->head_verdicts);
+    for (size_t i = 0; i < x->nopen; i++)
+        tb_free(&x->open[i]);
     free(x->open);
     pcre2_match_data_free(x->md);
     for (size_t i = 0; i < x->npcre && x->pcre; i++)
@@ -284,6 +312,24 @@ bool extract_captures(struct extractor *x, const struct fl_kb *kb, int pattern,
     return true;
 }
 
+/* Whether the words before a setting on its line advise it rather than report it: PyTorch's
+ * out-of-memory message ends "try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+ * which says nothing about how the run was configured. */
+static bool advised(const char *line, size_t at)
+{
+    static const char *const words[] = {"try ", "consider ", "please set", "you can set",
+                                        "you may set", "you should set", "recommend", "suggest",
+                                        "to enable", "to disable", NULL};
+    for (int i = 0; words[i]; i++) {
+        size_t wl = strlen(words[i]);
+        /* the advice is in the same sentence: a bounded look-back keeps long lines linear */
+        for (size_t j = at > 80 ? at - 80 : 0; j + wl <= at; j++)
+            if (strncasecmp(line + j, words[i], wl) == 0)
+                return true;
+    }
+    return false;
+}
+
 /* Pairs of key/value groups, for every occurrence on the line (flags, environment). */
 static enum fl_status key_values(struct extractor *x, const struct fl_kb *kb, int pattern,
                                  const struct line_view *lv, bool keep_case, bool flag)
@@ -295,7 +341,7 @@ static enum fl_status key_values(struct extractor *x, const struct fl_kb *kb, in
         size_t kl = 0, vl = 0;
         const char *k = group(x, kb, pattern, lv->msg, "key", &kl);
         const char *v = group(x, kb, pattern, lv->msg, "value", &vl);
-        if (k && (v || flag)) {
+        if (k && (v || flag) && !(keep_case && advised(lv->msg, (size_t)(k - lv->msg)))) {
             if (v && vl >= 2 && (v[0] == '"' || v[0] == '\'') && v[vl - 1] == v[0]) {
                 v++;
                 vl -= 2;
@@ -411,33 +457,131 @@ static void note_seqnum(struct extractor *x, const struct fl_kb *kb, int pattern
     keep_seqnum(x, &rec);
 }
 
+static struct launcher_block *block_of(struct extractor *x, int src, bool create)
+{
+    for (size_t i = 0; i < x->nblocks; i++)
+        if (x->blocks[i].src == src)
+            return &x->blocks[i];
+    if (!create || GROW(x->blocks, x->blocks_cap, x->nblocks, OPEN_MAX) != FL_OK)
+        return NULL;
+    x->blocks[x->nblocks] = (struct launcher_block){.src = src, .rank = -1, .head_rank = -1};
+    return &x->blocks[x->nblocks++];
+}
+
+/* The rank a traceback header belongs to: its own, else, for the traceback torchrun's summary
+ * prints under "  traceback : ", the rank of the failure being listed. */
+static long header_rank(struct extractor *x, const struct line_view *lv, bool *pending)
+{
+    *pending = false;
+    if (lv->meta.rank >= 0)
+        return lv->meta.rank;
+    if (!memmem(lv->msg, lv->msg_len, "traceback : ", 12))
+        return -1;
+    const struct launcher_block *b = block_of(x, lv->src, false);
+    if (b && b->saw_rank)
+        return b->rank;
+    *pending = true;
+    return -1;
+}
+
 static struct tb_state *open_tb(struct extractor *x, const struct line_view *lv)
 {
+    bool pending;
+    long rank = header_rank(x, lv, &pending);
+    struct tb_state fresh = {.src = lv->src, .rank = rank, .meta = lv->meta,
+                             .block_pending = pending};
+    fresh.original = memmem(lv->msg, lv->msg_len, "Original Traceback (", 20) != NULL;
     /* a new header for the same source and rank replaces the open one (a chained exception) */
     for (size_t i = 0; i < x->nopen; i++)
-        if (x->open[i].src == lv->src && x->open[i].rank == lv->meta.rank) {
-            free(x->open[i].frame);
-            free(x->open[i].cpp_type);
-            x->open[i] = (struct tb_state){.src = lv->src, .rank = lv->meta.rank, .meta = lv->meta};
+        if (x->open[i].src == lv->src && x->open[i].rank == rank) {
+            tb_free(&x->open[i]);
+            x->open[i] = fresh;
             return &x->open[i];
         }
     if (GROW(x->open, x->open_cap, x->nopen, OPEN_MAX) != FL_OK)
         return NULL;
     struct tb_state *t = &x->open[x->nopen++];
-    *t = (struct tb_state){.src = lv->src, .rank = lv->meta.rank, .meta = lv->meta};
+    *t = fresh;
     return t;
 }
 
 static void close_tb(struct extractor *x, struct tb_state *t)
 {
-    free(t->frame);
-    free(t->cpp_type);
+    tb_free(t);
     *t = x->open[--x->nopen];
+}
+
+/* The KB's verdict on the line just read, kept until the exception of that line is added (the
+ * built-in that reads an error file may run after the KB's patterns on its line). */
+static void apply_line_entry(const struct extractor *x, struct exception_event *e)
+{
+    if (x->line_src != e->src || x->line_no != e->line_no)
+        return;
+    if (e->entry < 0)
+        e->entry = x->line_entry;
+    e->collateral_line |= x->line_collateral;
+}
+
+void extract_note_entry(struct extractor *x, const struct line_view *lv, int entry, bool collateral)
+{
+    if (x->line_src != lv->src || x->line_no != lv->line_no) {
+        x->line_src = lv->src;
+        x->line_no = lv->line_no;
+        x->line_entry = -1;
+        x->line_collateral = false;
+    }
+    if (collateral)
+        x->line_collateral = true;
+    else if (x->line_entry < 0)
+        x->line_entry = entry;
+    if (lv->src == 0 && lv->line_no <= TRACEBACK_MAX_LINES + 1) {
+        struct line_verdict *v = x->nhead_verdicts ? &x->head_verdicts[x->nhead_verdicts - 1] : NULL;
+        if ((v == NULL || v->line_no != lv->line_no) &&
+            GROW(x->head_verdicts, x->head_verdicts_cap, x->nhead_verdicts,
+                 TRACEBACK_MAX_LINES + 1) == FL_OK) {
+            v = &x->head_verdicts[x->nhead_verdicts++];
+            *v = (struct line_verdict){lv->line_no, -1, false};
+        }
+        if (v && v->line_no == lv->line_no) {
+            v->collateral = x->line_collateral;
+            v->entry = x->line_entry;
+        }
+    }
+    if (x->nexceptions)
+        apply_line_entry(x, &x->exceptions[x->nexceptions - 1]);
+}
+
+/* "Original Traceback" of a re-raised exception: its frames say where the error happened; they
+ * complete the exception it follows instead of counting as one more. */
+static bool complete_reraised(struct extractor *x, const struct tb_state *t)
+{
+    for (size_t i = x->nexceptions; t->original && i-- > 0;) {
+        struct exception_event *e = &x->exceptions[i];
+        if (e->src != t->src || e->rank != t->rank)
+            continue;
+        e->flags |= t->flags;
+        if (t->user_frame) {
+            free(e->user_frame);
+            e->user_frame = xstrdup(t->user_frame);
+        }
+        if (t->code) {
+            free(e->code);
+            e->code = xstrdup(t->code);
+        }
+        if (t->frame) {
+            free(e->frame);
+            e->frame = xstrdup(t->frame);
+        }
+        return true;
+    }
+    return false;
 }
 
 static void add_exception(struct extractor *x, struct tb_state *t, const struct line_view *lv,
                           const char *type, size_t tl, const char *msg, size_t ml)
 {
+    if (complete_reraised(x, t))
+        return;
     x->exceptions_total++;
     if (x->nexceptions >= EXCEPTIONS_MAX ||
         GROW(x->exceptions, x->exceptions_cap, x->nexceptions, EXCEPTIONS_MAX) != FL_OK)
@@ -447,9 +591,16 @@ static void add_exception(struct extractor *x, struct tb_state *t, const struct 
     e->type = clip(type, tl);
     e->message = clip(msg, ml);
     e->frame = t->frame ? xstrdup(t->frame) : NULL;
+    e->user_frame = t->user_frame ? xstrdup(t->user_frame) : NULL;
+    e->code = t->code ? xstrdup(t->code) : NULL;
+    e->flags = t->flags;
+    if (memmem(msg, ml, " in DataLoader worker process ", 30))
+        e->flags |= FRAME_DATA; /* torch/_utils.py ExceptionWrapper: "Caught X in DataLoader worker process N." */
+    e->entry = -1;
     e->src = lv->src;
     e->line_no = lv->line_no;
-    e->rank = lv->meta.rank;
+    e->rank = lv->meta.rank >= 0 ? lv->meta.rank : t->rank;
+    e->block_pending = e->rank < 0 && t->block_pending;
     memcpy(e->host, lv->meta.host, HOST_MAX);
     /* the exception line's own time, which it rarely has, else the header's (own or
      * inherited): a time the exception line only inherits would depend on whether a pattern
@@ -462,6 +613,7 @@ static void add_exception(struct extractor *x, struct tb_state *t, const struct 
         exception_free(e);
         return;
     }
+    apply_line_entry(x, e);
     x->nexceptions++;
     /* the second half of a chain: link the exception it was raised from */
     for (size_t i = 0; i < x->nchains; i++) {
@@ -503,6 +655,80 @@ static void note_chain(struct extractor *x, const struct line_view *lv, bool cau
         }
     if (GROW(x->chains, x->chains_cap, x->nchains, 1024) == FL_OK)
         x->chains[x->nchains++] = (struct chain_mark){lv->src, lv->meta.rank, prev->seq, cause};
+}
+
+/* "  rank      : 2 (local_rank: 2)" of torchrun's summary: the traceback printed next is that
+ * rank's; after "Root Cause (first observed failure):" it is the launcher's root cause. */
+static void note_launcher_rank(struct extractor *x, const struct fl_kb *kb, int pattern,
+                               const struct line_view *lv)
+{
+    size_t n;
+    const char *r;
+    struct launcher_block *b = block_of(x, lv->src, true);
+    if (b == NULL || run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) <= 0 ||
+        (r = group(x, kb, pattern, lv->msg, "grank", &n)) == NULL)
+        return;
+    b->rank = strtol(r, NULL, 10);
+    if (!b->saw_rank) {
+        b->head_rank = b->rank;
+        b->head_settled = b->root_next;
+    }
+    b->saw_rank = true;
+    if (b->root_next && x->launcher_root_rank < 0)
+        x->launcher_root_rank = b->rank;
+    b->root_next = false;
+}
+
+static enum fl_status traceback_line(struct extractor *x, const struct line_view *lv);
+
+/* Feeds one line of an error file's py_callstack to the traceback reader, as if it were a line
+ * of the log at lv. */
+static void callstack_line(struct extractor *x, const struct line_view *lv, const char *s, size_t n)
+{
+    struct line_view v = *lv;
+    v.text = v.msg = s;
+    v.len = v.msg_len = n;
+    v.meta.msg_off = 0;
+    if (memmem(s, n, "Traceback (most recent call last):", 34)) {
+        struct tb_state *t = open_tb(x, &v);
+        if (t)
+            t->meta = lv->meta;
+        return;
+    }
+    (void)traceback_line(x, &v);
+}
+
+/* torchelastic's error.json, one JSON line written by @record (error_handler.py): the exception,
+ * its traceback and the time it was raised, for the rank whose folder holds the file. Older
+ * writers put the timestamp beside a plain string message. */
+static void read_error_file(struct extractor *x, const struct line_view *lv)
+{
+    json_t *root = json_loadb(lv->text, lv->len, 0, NULL);
+    if (root == NULL)
+        return;
+    json_t *msg = json_object_get(root, "message");
+    json_t *extra = json_is_object(msg) ? json_object_get(msg, "extraInfo") : NULL;
+    const char *stack = json_string_value(json_object_get(extra, "py_callstack"));
+    json_t *ts = json_object_get(extra ? extra : root, "timestamp");
+    long long secs = json_is_string(ts) ? strtoll(json_string_value(ts), NULL, 10)
+                     : json_is_integer(ts) ? (long long)json_integer_value(ts) : 0;
+    struct line_view v = *lv;
+    if (secs > 0) {
+        v.meta.ts_ms = (int64_t)secs * 1000;
+        v.meta.ts_no_year = false;
+        v.meta.ts_inherited = false;
+    }
+    for (const char *p = stack; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        callstack_line(x, &v, p, n);
+        p = nl ? nl + 1 : p + n;
+    }
+    /* a traceback the file left unfinished ends with it */
+    for (size_t i = x->nopen; i-- > 0;)
+        if (x->open[i].src == lv->src && x->open[i].rank == lv->meta.rank)
+            close_tb(x, &x->open[i]);
+    json_decref(root);
 }
 
 enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int pattern,
@@ -551,6 +777,18 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
         return FL_OK;
     case BUILTIN_CHAIN:
         note_chain(x, lv, lv->msg_len > 4 && strncmp(lv->msg, "The ", 4) == 0);
+        return FL_OK;
+    case BUILTIN_LAUNCHER_RANK:
+        note_launcher_rank(x, kb, pattern, lv);
+        return FL_OK;
+    case BUILTIN_LAUNCHER_ROOT: {
+        struct launcher_block *b = block_of(x, lv->src, true);
+        if (b)
+            b->root_next = true;
+        return FL_OK;
+    }
+    case BUILTIN_ERROR_FILE:
+        read_error_file(x, lv);
         return FL_OK;
     case BUILTIN_RANK_HOST:
         if (lv->meta.host[0] && run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) > 0) {
@@ -611,8 +849,24 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
         const struct fact *f = &src->facts.items[i];
         st = facts_add(&dst->facts, f->key, strlen(f->key), f->value, strlen(f->value), true);
     }
+    /* the piece before settles what this one could not: the rank of a summary's failure, the
+     * root cause named across the cut, the KB's verdict on an exception line it finished */
+    const struct launcher_block *before = m->continues ? block_of(dst, src_offset, false) : NULL;
+    for (size_t i = 0; i < dst->nexceptions && m->continues; i++) {
+        struct exception_event *e = &dst->exceptions[i];
+        for (size_t k = 0; k < src->nhead_verdicts && e->src == src_offset; k++)
+            if (src->head_verdicts[k].line_no + line_offset == e->line_no) {
+                if (e->entry < 0)
+                    e->entry = src->head_verdicts[k].entry;
+                e->collateral_line |= src->head_verdicts[k].collateral;
+            }
+    }
     for (size_t i = 0; i < src->nexceptions; i++) {
         struct exception_event *e = &src->exceptions[i];
+        if (m->continues && e->src == 0 && e->block_pending) {
+            e->rank = before ? before->rank : -1;
+            e->block_pending = false;
+        }
         if (dst->nexceptions < EXCEPTIONS_MAX &&
             GROW(dst->exceptions, dst->exceptions_cap, dst->nexceptions, EXCEPTIONS_MAX) == FL_OK) {
             if (e->src == 0)
@@ -628,6 +882,27 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
     }
     src->nexceptions = 0;
     dst->exceptions_total += src->exceptions_total;
+    for (size_t i = 0; i < src->nblocks; i++) {
+        struct launcher_block b = src->blocks[i];
+        bool cont = m->continues && b.src == 0;
+        b.src += src_offset;
+        struct launcher_block *d = cont ? block_of(dst, b.src, true) : NULL;
+        if (cont && d) {
+            if (d->root_next && b.head_rank >= 0 && !b.head_settled && dst->launcher_root_rank < 0)
+                dst->launcher_root_rank = b.head_rank;
+            if (b.saw_rank) {
+                d->rank = b.rank;
+                d->root_next = b.root_next;
+                d->saw_rank = true;
+            } else {
+                d->root_next |= b.root_next;
+            }
+        } else if (GROW(dst->blocks, dst->blocks_cap, dst->nblocks, OPEN_MAX) == FL_OK) {
+            dst->blocks[dst->nblocks++] = b;
+        }
+    }
+    if (dst->launcher_root_rank < 0)
+        dst->launcher_root_rank = src->launcher_root_rank;
     dst->progress_lines += src->progress_lines;
     dst->seq += src->seq;
     /* a continued source's records meet dst's for the same rank: the same rules as one reader */
@@ -693,6 +968,44 @@ static char *frame_text(const char *s, size_t n)
     return buf_steal(&b);
 }
 
+/* A frame of a library rather than of the program being run: installed packages, the standard
+ * library, PyTorch itself. The innermost frame of the program's own code is where a person starts
+ * reading. */
+static bool library_frame(const char *frame)
+{
+    static const char *const libs[] = {"site-packages/", "dist-packages/", "/lib/python", "<frozen ",
+                                       "/torch/", "torch/distributed/", "torch/utils/", "<string>",
+                                       NULL};
+    for (int i = 0; libs[i]; i++)
+        if (strstr(frame, libs[i]))
+            return true;
+    return strncmp(frame, "torch/", 6) == 0;
+}
+
+/* The function of a frame text "file:line in func", or "". */
+static const char *frame_func(const char *frame)
+{
+    const char *in = strstr(frame, " in ");
+    return in ? in + 4 : "";
+}
+
+static void note_frame(struct tb_state *t)
+{
+    if (t->frame == NULL)
+        return;
+    const char *fn = frame_func(t->frame);
+    /* where a DataLoader fetches and collates samples (the main process, or a worker) */
+    bool collate = strstr(fn, "collate") != NULL;
+    if (strcmp(fn, "__getitem__") == 0 || strcmp(fn, "__getitems__") == 0 || collate ||
+        strcmp(fn, "_worker_loop") == 0 || strstr(t->frame, "torch/utils/data/_utils/fetch.py"))
+        t->flags |= FRAME_DATA;
+    t->flags = collate ? t->flags | FRAME_COLLATE : t->flags & ~(unsigned)FRAME_COLLATE;
+    if (!library_frame(t->frame)) {
+        free(t->user_frame);
+        t->user_frame = xstrdup(t->frame);
+    }
+}
+
 static enum fl_status traceback_line(struct extractor *x, const struct line_view *lv);
 
 enum fl_status extract_on_line(struct extractor *x, const struct line_view *lv)
@@ -746,12 +1059,16 @@ static enum fl_status traceback_line(struct extractor *x, const struct line_view
     }
     if (n - lead >= 6 && strncmp(s + lead, "File \"", 6) == 0) {
         free(t->frame);
+        free(t->code);
+        t->code = NULL;
         t->frame = frame_text(s + lead, n - lead);
+        note_frame(t);
         t->phase = TB_CODE;
         return FL_OK;
     }
     if (t->phase == TB_CODE) {
         t->phase = TB_FRAMES; /* the source line of the frame above */
+        t->code = clip(s + lead, n - lead);
         return FL_OK;
     }
     if (caret_line(s, n) || strncmp(s + lead, "Traceback (most recent", 22) == 0 ||

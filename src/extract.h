@@ -43,11 +43,25 @@ struct line_view {
     struct line_meta meta;
 };
 
+/* Where a traceback's frames ran, as far as classifying the exception needs it. */
+enum frame_flags {
+    FRAME_DATA = 1,          /* Dataset.__getitem__, a collate function, a DataLoader worker */
+    FRAME_COLLATE = 2,       /* the innermost frame is a collate function */
+};
+
 /* A Python exception (with its innermost frame) or a C++ terminate/what(). */
 struct exception_event {
     char *type;
     char *message;
     char *frame;             /* innermost frame "file:line in func", or NULL */
+    char *user_frame;        /* innermost frame of the program's own code (not site-packages,
+                                dist-packages, the standard library or torch), or NULL */
+    char *code;              /* the source line of the innermost frame, or NULL */
+    unsigned flags;          /* enum frame_flags */
+    int entry;               /* a KB entry that matched the exception line (primary first), or -1 */
+    bool collateral_line;    /* a collateral KB entry matched the exception line */
+    bool block_pending;      /* printed in torchrun's summary, whose rank line came before this
+                                piece of the file: the previous piece knows it */
     int src;
     uint64_t line_no;        /* of the exception line */
     long rank;
@@ -83,6 +97,26 @@ struct seqnum {
 
 struct tb_state;
 
+/* What torchrun's failure summary says, per source: the rank of the failure being listed (its
+ * traceback follows), and the rank under "Root Cause (first observed failure)". */
+struct launcher_block {
+    int src;
+    long rank;               /* of the failure listed last, or -1 */
+    bool root_next;          /* the next failure listed is the root cause */
+    /* a file cut into segments: what this piece leaves for the piece before it to settle */
+    bool saw_rank;           /* a failure's rank line was read in this piece */
+    long head_rank;          /* the first one, or -1 */
+    bool head_settled;       /* ... and a root-cause marker of this piece came before it */
+};
+
+/* The KB's verdict on a line near the start of a piece: the exception of a traceback that the
+ * previous piece's reader finished may be on it (a file cut into segments). */
+struct line_verdict {
+    uint64_t line_no;
+    int entry;
+    bool collateral;
+};
+
 #define RANK_HOSTS_MAX 65536
 
 struct rank_host {
@@ -107,6 +141,15 @@ struct extractor {
     struct chain_mark *chains;  /* pending chain markers, at most one per (source, rank) */
     size_t nchains, chains_cap;
     struct tb_state *open;      /* open tracebacks, at most a few per source */
+    struct launcher_block *blocks; /* torchrun summaries being read, one per source */
+    size_t nblocks, blocks_cap;
+    long launcher_root_rank;    /* torchrun's "Root Cause (first observed failure)" rank, or -1 */
+    struct line_verdict *head_verdicts; /* source 0's first TRACEBACK_MAX_LINES lines */
+    size_t nhead_verdicts, head_verdicts_cap;
+    int line_src;               /* the line the KB matched last (extract_note_entry) */
+    uint64_t line_no;
+    int line_entry;             /* the first primary entry that matched it, or -1 */
+    bool line_collateral;       /* a collateral entry matched it */
     size_t nopen, open_cap;
     uint64_t seq;
     pcre2_match_data *md;
@@ -148,6 +191,9 @@ enum fl_status extract_on_line(struct extractor *x, const struct line_view *lv);
  * dst: dst's facts win, as the first value seen does. Both must have no open block. */
 enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
                                const struct merge_map *m);
+/* A KB entry's signal matched lv: when lv is the line of the exception just read, the exception
+ * is that entry's (collateral: a consequence, such as a closed connection). */
+void extract_note_entry(struct extractor *x, const struct line_view *lv, int entry, bool collateral);
 /* Closes what is open in src (end of input). */
 void extract_close_source(struct extractor *x, int src);
 

@@ -93,6 +93,9 @@ enum builtin {
     BUILTIN_RANK_HOST,     /* NCCL INFO comm 0x... rank N nranks M: which host rank N runs on */
     BUILTIN_CHAIN,         /* During handling of the above exception / The above exception was
                               the direct cause: the next traceback continues a chain */
+    BUILTIN_LAUNCHER_RANK, /* torchrun's summary: "  rank      : 2 (local_rank: 2)" */
+    BUILTIN_LAUNCHER_ROOT, /* torchrun's summary: "Root Cause (first observed failure):" */
+    BUILTIN_ERROR_FILE,    /* torchelastic's error.json: {"message": {..., "py_callstack": ...}} */
     BUILTIN_COUNT
 };
 

@@ -646,6 +646,8 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
                 continue;
         }
         st = correlator_add(&s->corr, pat->entry, pat->signal, &ev);
+        if (s->kb->entries[pat->entry].signals[pat->signal].positive)
+            extract_note_entry(&s->x, &lv, pat->entry, s->kb->entries[pat->entry].collateral);
         matched_any = true;
     }
     if (matched_any) {

@@ -3,7 +3,9 @@
  *
  * Usage: kb_fixtures FIXTURES_DIR ID
  *
- * Every pos-* file or folder under FIXTURES_DIR/ID must be diagnosed with ID first; every neg-*
+ * Every pos-* file or folder under FIXTURES_DIR/ID must be diagnosed with ID first, or, for a
+ * collateral entry (a launcher's summary, a closed connection), be folded under the first
+ * diagnosis as its consequence: where a rank raised the cause, the cause leads. Every neg-*
  * must not produce ID at all. expect.yaml may name, per fixture, the initiating_rank and
  * initiating_host that the first diagnosis must carry. Uses the knowledge base compiled into the
  * library, so an entry that the build left out fails here.
@@ -129,6 +131,8 @@ int main(int argc, char **argv)
         if (positive) {
             pos++;
             ok = top && strcmp(top, id) == 0;
+            for (size_t k = 0; top && !ok && fl_report_collateral_id(r, 0, k); k++)
+                ok = strcmp(fl_report_collateral_id(r, 0, k), id) == 0;
             if (!ok)
                 printf("FAIL %s/%s: first diagnosis is %s, expected %s\n", id, names[i],
                        top ? top : "(none)", id);

@@ -1,0 +1,450 @@
+/* test_correlate.c — the correlator's rules over runs built by hand (struct run_analysis), and
+ * the extraction they rely on (per-rank files, error.json, torchrun's summary) over small logs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "correlate.h"
+#include "faultline.h"
+
+static struct fl_kb *kb;
+
+static int setup(void **state)
+{
+    (void)state;
+    struct fl_error err;
+    fl_kb_new(&kb);
+    return fl_kb_add_embedded(kb, &err) == FL_OK && fl_kb_compile(kb, &err) == FL_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    fl_kb_free(kb);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- a run built by hand */
+
+#define MAXC 8
+#define MAXR 16
+
+struct run {
+    struct run_analysis a;
+    struct candidate cands[MAXC];
+    struct entry_state st[MAXC];
+    struct rank_seen seen[MAXC][MAXR];
+    struct exception_event exc[MAXC];
+    long ranks[MAXR];
+};
+
+static size_t entry_index(const char *id)
+{
+    for (size_t i = 0; i < kb->nentries; i++)
+        if (strcmp(kb->entries[i].id, id) == 0)
+            return i;
+    fail_msg("no entry %s", id);
+    return 0;
+}
+
+static void run_init(struct run *r, size_t nranks)
+{
+    memset(r, 0, sizeof *r);
+    correlator_analysis_init(&r->a, kb);
+    r->a.cands = r->cands;
+    r->a.exc = r->exc;
+    for (size_t i = 0; i < nranks; i++)
+        r->ranks[i] = (long)i;
+    r->a.ranks = r->ranks;
+    r->a.nranks = nranks;
+}
+
+/* The entry id seen on ranks[0..n) (first at ts + rank, in arrival order seq + rank). */
+static void add_candidate(struct run *r, const char *id, const long *ranks, size_t n, int64_t ts,
+                          uint64_t seq)
+{
+    size_t k = r->a.ncand++;
+    struct entry_state *st = &r->st[k];
+    st->ranks = r->seen[k];
+    st->support_rank = -1;
+    for (size_t i = 0; i < n; i++)
+        st->ranks[st->nranks++] = (struct rank_seen){ranks[i], ts == TS_UNKNOWN ? TS_UNKNOWN : ts + ranks[i],
+                                                     seq + (uint64_t)i, 1};
+    struct candidate *cd = &r->cands[k];
+    cd->entry = entry_index(id);
+    cd->st = st;
+    cd->matched = 1;
+    cd->first_ts = ts == TS_UNKNOWN ? TS_UNKNOWN : ts + (n ? ranks[0] : 0);
+    cd->first_seq = seq;
+    cd->rank = n ? ranks[0] : -1;
+}
+
+static struct exception_event *add_exception(struct run *r, const char *type, const char *msg,
+                                             long rank, uint64_t seq)
+{
+    struct exception_event *e = &r->exc[r->a.nexc++];
+    *e = (struct exception_event){.type = (char *)type, .message = (char *)msg, .rank = rank,
+                                  .ts_ms = TS_UNKNOWN, .seq = seq, .next_seq = UINT64_MAX,
+                                  .entry = -1};
+    return e;
+}
+
+static const char *headline_id(const struct run *r)
+{
+    if (r->a.kind == HEADLINE_CANDIDATE)
+        return kb->entries[r->a.cands[r->a.top].entry].id;
+    if (r->a.kind == HEADLINE_EXCEPTION)
+        return r->a.exc_entry ? r->a.exc_entry->id : "unclassified";
+    return "none";
+}
+
+static void primary_beats_collateral(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r, 4);
+    /* 3 ranks time out first, by the clock; rank 3 ran out of memory later */
+    add_candidate(&r, "nccl-watchdog-timeout", (long[]){0, 1, 2}, 3, 1000, 0);
+    add_candidate(&r, "cuda-oom", (long[]){3}, 1, 5000, 10);
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "cuda-oom");
+    assert_string_equal(r.a.headline_rule, "primary_beats_collateral");
+    assert_int_equal(r.a.rank, 3);
+    assert_string_equal(r.a.rank_rule, "rank_where_written");
+    correlator_analysis_free(&r.a);
+}
+
+static void earliest_primary_first(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r, 4);
+    add_candidate(&r, "cuda-oom", (long[]){3}, 1, 9000, 0);
+    add_candidate(&r, "disk-full", (long[]){1}, 1, 2000, 5);
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "disk-full");
+    assert_int_equal(r.a.rank, 1);
+    correlator_analysis_free(&r.a);
+}
+
+static void exception_beats_collateral(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r, 4);
+    add_candidate(&r, "child-failed", (long[]){0, 1, 2, 3}, 4, TS_UNKNOWN, 100);
+    add_candidate(&r, "nccl-remote-error", (long[]){0, 1, 3}, 3, TS_UNKNOWN, 0);
+    /* the survivors' closed connections come first in the file, the cause after them */
+    add_exception(&r, "RuntimeError", "[../gloo/transport/tcp/pair.cc:598] Connection closed by peer [10.0.0.2]:29500", 0, 1);
+    add_exception(&r, "torch.distributed.elastic.multiprocessing.errors.ChildFailedError", "", -1, 2);
+    struct exception_event *e = add_exception(&r, "ZeroDivisionError", "division by zero", 2, 3);
+    e->user_frame = "train.py:40 in step";
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.kind, HEADLINE_EXCEPTION);
+    assert_ptr_equal(&r.a.exc[r.a.top], e);
+    assert_string_equal(headline_id(&r), "unclassified");
+    assert_string_equal(r.a.headline_rule, "uncaught_exception");
+    assert_int_equal(r.a.rank, 2);
+    correlator_analysis_free(&r.a);
+}
+
+static void data_exception_is_data(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r, 2);
+    add_candidate(&r, "child-failed", (long[]){1}, 1, TS_UNKNOWN, 50);
+    struct exception_event *e = add_exception(&r, "KeyError", "Caught KeyError in DataLoader worker process 0.", 1, 1);
+    e->flags = FRAME_DATA;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "corrupt-data-sample");
+    assert_string_equal(r.a.headline_rule, "exception_class");
+    assert_int_equal(r.a.rank, 1);
+    /* the same type outside the data pipeline says nothing of the data */
+    e->flags = 0;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "unclassified");
+    correlator_analysis_free(&r.a);
+}
+
+static void loss_check_is_numerics(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r, 2);
+    struct exception_event *e = add_exception(&r, "AssertionError", "", 0, 1);
+    e->code = "assert not torch.isnan(loss), f\"step {step}\"";
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "loss-nan");
+    e->code = "assert batch.shape[0] == 8";
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "unclassified");
+    correlator_analysis_free(&r.a);
+}
+
+static void consequences_never_lead(void **state)
+{
+    (void)state;
+    static const char *const consequences[][2] = {
+        {"RuntimeError", "[/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 30000ms for recv operation to complete"},
+        {"torch.distributed.elastic.multiprocessing.api.SignalException", "Process 4242 got signal: 15"},
+        {"torch.distributed.DistBackendError", "NCCL communicator was aborted on rank 1."},
+    };
+    for (size_t i = 0; i < sizeof consequences / sizeof *consequences; i++) {
+        struct run r;
+        run_init(&r, 3);
+        add_exception(&r, consequences[i][0], consequences[i][1], 0, 1);
+        add_exception(&r, "ValueError", "could not convert string to float: 'n/a'", 2, 2);
+        correlator_decide(&r.a);
+        assert_int_equal(r.a.kind, HEADLINE_EXCEPTION);
+        assert_string_equal(r.a.exc[r.a.top].type, "ValueError");
+        assert_int_equal(r.a.rank, 2);
+        correlator_analysis_free(&r.a);
+    }
+}
+
+static void elimination_names_the_silent_rank(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r, 4);
+    add_candidate(&r, "nccl-watchdog-timeout", (long[]){0, 1, 3}, 3, 1000, 0);
+    add_candidate(&r, "child-failed", (long[]){0, 1, 2, 3}, 4, 9000, 10);
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "nccl-watchdog-timeout");
+    assert_string_equal(r.a.headline_rule, "collateral_only");
+    assert_int_equal(r.a.rank, 2);
+    assert_string_equal(r.a.rank_rule, "elimination");
+    correlator_analysis_free(&r.a);
+}
+
+static void consequence_exceptions_point_at_the_rest(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r, 4);
+    /* no entry at all; ranks 0, 1, 3 timed out waiting for rank 2 */
+    add_exception(&r, "RuntimeError", "Timed out waiting 10000ms for recv operation to complete", 0, 1);
+    add_exception(&r, "RuntimeError", "Timed out waiting 10000ms for send operation to complete", 3, 2);
+    add_exception(&r, "RuntimeError", "Timed out waiting 10000ms for recv operation to complete", 1, 3);
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.kind, HEADLINE_EXCEPTION);
+    assert_true(r.a.consequence);
+    assert_int_equal(r.a.rank, 2);
+    assert_string_equal(r.a.rank_rule, "elimination");
+    correlator_analysis_free(&r.a);
+}
+
+static void launcher_hint_is_only_a_hint(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r, 0);
+    add_candidate(&r, "child-failed", (long[]){-1}, 1, TS_UNKNOWN, 0);
+    r.a.launcher_root_rank = 5;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, 5);
+    assert_string_equal(r.a.rank_rule, "launcher_hint");
+    /* an exception seen on a rank is stronger than the launcher's first observed failure */
+    add_exception(&r, "IndexError", "list index out of range", 2, 1);
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, 2);
+    assert_string_equal(r.a.rank_rule, "rank_where_written");
+    correlator_analysis_free(&r.a);
+}
+
+static void hang_rules(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r, 8);
+    add_candidate(&r, "nccl-watchdog-timeout", (long[]){0, 1, 2, 3, 5, 6, 7}, 7, 1000, 0);
+    r.a.stack_odd_rank = 4;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, 4);
+    assert_string_equal(r.a.rank_rule, "stack_odd_one_out");
+    struct seqnum seq[3] = {{.rank = 0, .seq = 41}, {.rank = 1, .seq = 40}, {.rank = 2, .seq = 41}};
+    r.a.seqnums = seq;
+    r.a.nseqnums = 3;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, 1);
+    assert_string_equal(r.a.rank_rule, "seqnum_lag");
+    correlator_analysis_free(&r.a);
+}
+
+static void healthy_run_has_no_headline(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r, 2);
+    add_exception(&r, "ValueError", "bad value", 0, 1);
+    struct progress p = {.rank = 0, .src = 0, .line_no = 99};
+    r.exc[0].line_no = 10;
+    r.a.progress = &p;
+    r.a.nprogress = 1; /* the rank went on training: the exception was handled */
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.kind, HEADLINE_NONE);
+    correlator_analysis_free(&r.a);
+}
+
+/* ---------------------------------------------------------------- through the scanner */
+
+struct source {
+    const char *name, *text;
+};
+
+static struct fl_report *scan(const struct source *src, size_t n)
+{
+    struct fl_scanner *s;
+    assert_int_equal(fl_scanner_new(kb, NULL, &s), FL_OK);
+    for (size_t i = 0; i < n; i++) {
+        int id;
+        assert_int_equal(fl_scanner_open_source(s, src[i].name, &id), FL_OK);
+        assert_int_equal(fl_scanner_feed(s, id, src[i].text, strlen(src[i].text)), FL_OK);
+    }
+    struct fl_report *r;
+    assert_int_equal(fl_scanner_finish(s, &r), FL_OK);
+    fl_scanner_free(s);
+    return r;
+}
+
+static const char *CLOSED =
+    "Traceback (most recent call last):\n"
+    "  File \"/w/train.py\", line 20, in main\n"
+    "    dist.all_reduce(t)\n"
+    "  File \"/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py\", line 1541, in all_reduce\n"
+    "    work.wait()\n"
+    "RuntimeError: [./gloo/transport/tcp/pair.cc:598] Connection closed by peer [127.0.0.1]:5865\n";
+
+static void rank_from_path_and_frames(void **state)
+{
+    (void)state;
+    const struct source src[] = {
+        {"logs/none_x/attempt_0/0/stderr.log", CLOSED},
+        {"logs/none_x/attempt_0/1/stderr.log", CLOSED},
+        {"logs/none_x/attempt_0/2/stderr.log",
+         "Traceback (most recent call last):\n"
+         "  File \"/w/train.py\", line 18, in main\n"
+         "    for step, b in enumerate(dl):\n"
+         "  File \"/usr/lib/python3/dist-packages/torch/utils/data/_utils/fetch.py\", line 58, in <listcomp>\n"
+         "    data = [self.dataset[idx] for idx in possibly_batched_index]\n"
+         "  File \"/w/data.py\", line 11, in __getitem__\n"
+         "    return self.items[key]\n"
+         "KeyError: 'missing-5'\n"},
+        {"logs/none_x/attempt_0/3/stderr.log", CLOSED},
+    };
+    struct fl_report *r = scan(src, 4);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "corrupt-data-sample");
+    assert_int_equal(fl_report_diagnosis_rank(r, 0), 2);
+    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "/w/data.py:11 in __getitem__"));
+    assert_null(strstr(r->note, "Only collateral"));
+    fl_report_free(r);
+}
+
+static void error_file_and_launcher_summary(void **state)
+{
+    (void)state;
+    const struct source src[] = {
+        {"run/attempt_0/1/error.json",
+         "{\"message\": {\"message\": \"ZeroDivisionError: division by zero\", \"extraInfo\": "
+         "{\"py_callstack\": \"Traceback (most recent call last):\\n  File \\\"/w/train.py\\\", line 9, "
+         "in main\\n    x = 1 / 0\\nZeroDivisionError: division by zero\\n\", \"timestamp\": "
+         "\"1714564803\"}}}"},
+    };
+    struct fl_report *r = scan(src, 1);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "unclassified");
+    assert_int_equal(fl_report_diagnosis_rank(r, 0), 1);
+    assert_int_equal(r->diagnoses[0].first_ts, 1714564803000LL);
+    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "/w/train.py:9 in main"));
+    fl_report_free(r);
+
+    /* torchrun's summary: the failure listed under rank 2 carries its traceback; the root cause
+     * it names (rank 0, only a peer that lost its connection) does not decide */
+    const struct source console[] = {
+        {"torchrun.log",
+         "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+         "============================================================\n"
+         "train.py FAILED\n"
+         "------------------------------------------------------------\n"
+         "Failures:\n"
+         "[1]:\n"
+         "  time      : 2026-12-01_15:53:56\n"
+         "  host      : localhost\n"
+         "  rank      : 2 (local_rank: 2)\n"
+         "  exitcode  : 1 (pid: 2215)\n"
+         "  error_file: /tmp/x/attempt_0/2/error.json\n"
+         "  traceback : Traceback (most recent call last):\n"
+         "    File \"/w/train.py\", line 30, in main\n"
+         "      y = table[k]\n"
+         "  IndexError: list index out of range\n"
+         "  \n"
+         "------------------------------------------------------------\n"
+         "Root Cause (first observed failure):\n"
+         "[0]:\n"
+         "  time      : 2026-12-01_15:53:56\n"
+         "  host      : localhost\n"
+         "  rank      : 0 (local_rank: 0)\n"
+         "  exitcode  : 1 (pid: 2213)\n"
+         "  error_file: /tmp/x/attempt_0/0/error.json\n"
+         "  traceback : Traceback (most recent call last):\n"
+         "    File \"/w/train.py\", line 20, in main\n"
+         "      dist.all_reduce(t)\n"
+         "  RuntimeError: [./gloo/transport/tcp/pair.cc:598] Connection closed by peer [127.0.0.1]:5865\n"
+         "  \n"
+         "============================================================\n"},
+    };
+    r = scan(console, 1);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "unclassified");
+    assert_int_equal(fl_report_diagnosis_rank(r, 0), 2);
+    fl_report_free(r);
+}
+
+static void advice_is_not_a_setting(void **state)
+{
+    (void)state;
+    const struct source src[] = {
+        {"train.log",
+         "PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128 torchrun --nproc-per-node 8 train.py\n"
+         "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 8.00 GiB. If reserved "
+         "but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
+         "to avoid fragmentation.\n"},
+        {"other.log",
+         "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. If reserved "
+         "but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
+         "to avoid fragmentation.\n"
+         "export NCCL_DEBUG=INFO\n"},
+    };
+    struct fl_report *r = scan(src, 2);
+    assert_string_equal(facts_get(&r->facts, "PYTORCH_CUDA_ALLOC_CONF"), "max_split_size_mb:128");
+    assert_string_equal(facts_get(&r->facts, "NCCL_DEBUG"), "INFO");
+    fl_report_free(r);
+    r = scan(&src[1], 1);
+    assert_null(facts_get(&r->facts, "PYTORCH_CUDA_ALLOC_CONF"));
+    fl_report_free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(primary_beats_collateral),
+        cmocka_unit_test(earliest_primary_first),
+        cmocka_unit_test(exception_beats_collateral),
+        cmocka_unit_test(data_exception_is_data),
+        cmocka_unit_test(loss_check_is_numerics),
+        cmocka_unit_test(consequences_never_lead),
+        cmocka_unit_test(elimination_names_the_silent_rank),
+        cmocka_unit_test(consequence_exceptions_point_at_the_rest),
+        cmocka_unit_test(launcher_hint_is_only_a_hint),
+        cmocka_unit_test(hang_rules),
+        cmocka_unit_test(healthy_run_has_no_headline),
+        cmocka_unit_test(rank_from_path_and_frames),
+        cmocka_unit_test(error_file_and_launcher_summary),
+        cmocka_unit_test(advice_is_not_a_setting),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
