@@ -21,6 +21,7 @@
 #include "scan_time.h"
 #include "status.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -394,8 +395,11 @@ static bool holds(const char *line, size_t n, const char *needle, bool nocase)
     size_t k = strlen(needle);
     if (!nocase)
         return memmem(line, n, needle, k) != NULL;
+    /* strncasecmp's own first test, inline: a call at every byte of every line was a tenth of
+     * the time on a log where most lines are errors */
+    int first = tolower((unsigned char)needle[0]);
     for (size_t i = 0; i + k <= n; i++)
-        if (strncasecmp(line + i, needle, k) == 0)
+        if (tolower((unsigned char)line[i]) == first && strncasecmp(line + i, needle, k) == 0)
             return true;
     return false;
 }
