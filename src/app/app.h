@@ -8,6 +8,7 @@ int cmd_diagnose(int argc, char **argv);
 int cmd_kb(int argc, char **argv);
 int cmd_stacks(int argc, char **argv);
 int cmd_mask(int argc, char **argv);
+int cmd_watch(int argc, char **argv); /* cmd_watch.c, src/watch/ */
 
 /* --no-mask / --mask MODE: returns 1 when argv[*i] was one (and advances *i past a value), -1 on
  * a bad value (message printed), 0 when it is another argument. *mode is -1 for no masking. */

@@ -20,6 +20,8 @@ static void usage(FILE *out)
           "  mask [--mask all|secrets] [PATH...]\n"
           "                      write the logs with secrets and private details masked\n"
           "  stacks PATH...      group ranks by their py-spy / faulthandler stacks (hangs)\n"
+          "  watch [options] PATH...\n"
+          "                      follow a running job's logs: alerts, hang detection, metrics\n"
           "  kb list             one line per knowledge-base entry: id, category, title\n"
           "  kb show ID          an entry, for a terminal\n"
           "  kb search WORDS     entries ranked by title, tags, symptoms and signal text\n"
@@ -47,6 +49,8 @@ int main(int argc, char **argv)
         return cmd_stacks(argc - 1, argv + 1);
     if (strcmp(cmd, "kb") == 0)
         return cmd_kb(argc - 1, argv + 1);
+    if (strcmp(cmd, "watch") == 0) /* live watching: src/app/cmd_watch.c over src/watch/ */
+        return cmd_watch(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("faultline %s\n", FL_VERSION);
         return 0;

@@ -1,0 +1,231 @@
+/*
+ * webhook.c — alerts POSTed as JSON, on a thread of their own.
+ *
+ * A receiver that is slow or down must never stall the reader: the watcher only appends to a
+ * bounded queue and signals; this thread sends with libcurl (connect and total timeouts), and
+ * retries a failed POST (a transport error or a status other than 2xx) with exponential backoff,
+ * then gives up with a message on stderr. Waits are on a condition variable, so stopping does not
+ * sit out a backoff.
+ *
+ * The body serves Slack and everything else at once: Slack's incoming webhooks read "text" (a
+ * one-line summary) and ignore the rest; generic receivers read "faultline", the event object
+ * exactly as --events writes it.
+ */
+#include "watch.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define QUEUE_MAX 256
+
+struct job {
+    char *url;
+    char *body;
+};
+
+struct webhook {
+    char **urls;
+    size_t nurls;
+    unsigned retries, backoff_ms;
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct job queue[QUEUE_MAX];
+    size_t head, n;
+    bool busy, stop;
+};
+
+static size_t discard(char *p, size_t size, size_t n, void *ctx)
+{
+    (void)p;
+    (void)ctx;
+    return size * n;
+}
+
+/* One POST: true when the receiver answered 2xx. */
+static bool post(CURL *c, const char *url, const char *body, char *why, size_t whylen)
+{
+    struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/json");
+    curl_easy_reset(c);
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, 3000L);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, 10000L);
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard);
+    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    CURLcode rc = curl_easy_perform(c);
+    long status = 0;
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+    curl_slist_free_all(h);
+    if (rc != CURLE_OK) {
+        snprintf(why, whylen, "%s", curl_easy_strerror(rc));
+        return false;
+    }
+    if (status < 200 || status > 299) {
+        snprintf(why, whylen, "HTTP status %ld", status);
+        return false;
+    }
+    return true;
+}
+
+/* Sleeps ms unless stopped; the mutex is held on entry and exit. */
+static void pause_ms(struct webhook *w, unsigned ms)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += ms / 1000;
+    until.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    while (!w->stop && pthread_cond_timedwait(&w->cv, &w->mu, &until) != ETIMEDOUT)
+        ;
+}
+
+static void *sender(void *arg)
+{
+    struct webhook *w = arg;
+    CURL *c = curl_easy_init();
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (w->n == 0 && !w->stop)
+            pthread_cond_wait(&w->cv, &w->mu);
+        if (w->n == 0 && w->stop)
+            break;
+        struct job j = w->queue[w->head];
+        w->head = (w->head + 1) % QUEUE_MAX;
+        w->n--;
+        w->busy = true;
+        char why[256] = "curl unavailable";
+        bool ok = false;
+        unsigned wait = w->backoff_ms;
+        for (unsigned attempt = 0; attempt <= w->retries && c && !ok; attempt++) {
+            if (attempt) {
+                fprintf(stderr, "faultline: webhook %s: %s; retrying in %u ms (%u/%u)\n", j.url,
+                        why, wait, attempt, w->retries);
+                pause_ms(w, wait);
+                wait *= 2;
+                if (w->stop && attempt < w->retries) {
+                    snprintf(why, sizeof why, "stopping");
+                    break;
+                }
+            }
+            pthread_mutex_unlock(&w->mu);
+            ok = post(c, j.url, j.body, why, sizeof why);
+            pthread_mutex_lock(&w->mu);
+        }
+        if (!ok)
+            fprintf(stderr, "faultline: webhook %s: %s; alert given up after %u attempt(s)\n",
+                    j.url, why, w->retries + 1);
+        free(j.url);
+        free(j.body);
+        w->busy = false;
+        pthread_cond_broadcast(&w->cv);
+    }
+    pthread_mutex_unlock(&w->mu);
+    if (c)
+        curl_easy_cleanup(c);
+    return NULL;
+}
+
+enum fl_status webhook_new(const char *const *urls, size_t nurls, unsigned retries,
+                           unsigned backoff_ms, struct webhook **out)
+{
+    *out = NULL;
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+        return FL_ERR_INTERNAL;
+    struct webhook *w = calloc(1, sizeof *w);
+    if (w == NULL || (w->urls = calloc(nurls, sizeof *w->urls)) == NULL) {
+        free(w);
+        return FL_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < nurls; i++)
+        if ((w->urls[w->nurls] = strdup(urls[i])) != NULL)
+            w->nurls++;
+    w->retries = retries;
+    w->backoff_ms = backoff_ms ? backoff_ms : 1;
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cv, NULL);
+    if (pthread_create(&w->thread, NULL, sender, w) != 0) {
+        for (size_t i = 0; i < w->nurls; i++)
+            free(w->urls[i]);
+        free(w->urls);
+        free(w);
+        return FL_ERR_INTERNAL;
+    }
+    *out = w;
+    return FL_OK;
+}
+
+void webhook_send(struct webhook *w, const json_t *event, const char *summary)
+{
+    json_t *body = json_pack("{s:s, s:O}", "text", summary, "faultline", (json_t *)event);
+    char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+    json_decref(body);
+    if (text == NULL)
+        return;
+    pthread_mutex_lock(&w->mu);
+    for (size_t i = 0; i < w->nurls; i++) {
+        if (w->n == QUEUE_MAX) {
+            fprintf(stderr, "faultline: webhook %s: %d alerts already waiting; this one is dropped\n",
+                    w->urls[i], QUEUE_MAX);
+            continue;
+        }
+        struct job *j = &w->queue[(w->head + w->n) % QUEUE_MAX];
+        j->url = strdup(w->urls[i]);
+        j->body = strdup(text);
+        if (j->url && j->body) {
+            w->n++;
+        } else {
+            free(j->url);
+            free(j->body);
+        }
+    }
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    free(text);
+}
+
+void webhook_free(struct webhook *w, unsigned wait_ms)
+{
+    if (w == NULL)
+        return;
+    pthread_mutex_lock(&w->mu);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += wait_ms / 1000;
+    until.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    while ((w->n > 0 || w->busy) &&
+           pthread_cond_timedwait(&w->cv, &w->mu, &until) != ETIMEDOUT)
+        ;
+    if (w->n > 0)
+        fprintf(stderr, "faultline: webhook: %zu alert(s) not sent before exit\n", w->n);
+    w->stop = true;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->thread, NULL);
+    for (size_t i = 0; i < w->n; i++) {
+        struct job *j = &w->queue[(w->head + i) % QUEUE_MAX];
+        free(j->url);
+        free(j->body);
+    }
+    for (size_t i = 0; i < w->nurls; i++)
+        free(w->urls[i]);
+    free(w->urls);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+    free(w);
+    curl_global_cleanup();
+}
