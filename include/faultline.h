@@ -167,6 +167,13 @@ enum fl_status fl_scanner_rank_progress(const struct fl_scanner *s, size_t i,
  * rest is still read: the return is FL_OK when at least one source was read. */
 enum fl_status fl_scan_path(struct fl_scanner *s, const char *path, struct fl_error *err);
 
+/* Reads an open file descriptor (a pipe, a socket, a file) to its end by the rules of
+ * fl_scan_path: gzip, zstd and tar are told apart by content. `name` names the source; "-" reads
+ * like standard input (a compressed stream may hold a tar archive), any other name like a file
+ * of that name (.tar.gz, .tgz, .tar.zst say it holds an archive). The descriptor is not closed.
+ * A source that cannot be read completely is noted in the report, as with fl_scan_path. */
+enum fl_status fl_scan_fd(struct fl_scanner *s, int fd, const char *name, struct fl_error *err);
+
 /* Reads every PATH like fl_scan_path, on up to `threads` threads: the files (folders are walked
  * first) are cut into contiguous runs of about equal size, each read by its own scanner, and the
  * runs are merged in order, so the report is the same for any number of threads. Every input

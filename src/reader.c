@@ -221,6 +221,18 @@ enum fl_status fl_scan_path(struct fl_scanner *s, const char *path, struct fl_er
     return reader_path(&sink, path, err);
 }
 
+enum fl_status fl_scan_fd(struct fl_scanner *s, int fd, const char *name, struct fl_error *err)
+{
+    const struct sink sink = {s, scanner_open, scanner_feed, scanner_close, scanner_note};
+    struct input in = {.fd = fd, .name = name};
+    /* "-" reads like standard input: compressed streams go to libarchive, which tells a
+     * compressed tar from a compressed log by itself */
+    enum fl_status st = read_input(&sink, &in, strcmp(name, "-") == 0, err);
+    if (st != FL_OK && st != FL_ERR_NOMEM)
+        fl_scanner_note_error(s, name, err ? err->msg : fl_strerror(st));
+    return st;
+}
+
 bool reader_plain_file(const char *path)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -8,6 +8,7 @@ int cmd_diagnose(int argc, char **argv);
 int cmd_kb(int argc, char **argv);
 int cmd_stacks(int argc, char **argv);
 int cmd_mask(int argc, char **argv);
+int cmd_kb_export(int argc, char **argv); /* src/server/cmd_kb_export.c */
 int cmd_watch(int argc, char **argv); /* cmd_watch.c, src/watch/ */
 
 /* --no-mask / --mask MODE: returns 1 when argv[*i] was one (and advances *i past a value), -1 on

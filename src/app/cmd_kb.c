@@ -26,7 +26,9 @@ static void help(FILE *out)
           "                   every literal and regex pattern, one per line: for grep -E -f (default),\n"
           "                   or for rg -f (ASCII word boundaries, as faultline reads them)\n"
           "\n"
-          "  --kb DIR         also load the entries under DIR (list, show, search, patterns)\n",
+          "  export --html DIR\n"
+          "                   the encyclopedia as a static web site (the pages faultline serve shows)\n"
+          "  --kb DIR         also load the entries under DIR (list, show, search, patterns, export)\n",
           out);
 }
 
@@ -154,6 +156,9 @@ int cmd_kb(int argc, char **argv)
     const char *sub = argv[1];
     if (strcmp(sub, "lint") == 0)
         return lint(argc - 2, argv + 2);
+    /* the encyclopedia as a static site: the server's pages (src/server/cmd_kb_export.c) */
+    if (strcmp(sub, "export") == 0)
+        return cmd_kb_export(argc - 1, argv + 1);
     const char *dirs[16];
     int ndirs = 0;
     char **rest = calloc((size_t)argc, sizeof *rest);

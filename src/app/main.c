@@ -4,6 +4,7 @@
  * (its build sees only include/).
  */
 #include "app.h"
+#include "server.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +28,9 @@ static void usage(FILE *out)
           "  kb search WORDS     entries ranked by title, tags, symptoms and signal text\n"
           "  kb lint [DIR]       check entries (default: kb) and their fixtures\n"
           "  kb patterns         every pattern, one per line, for grep -E -f / rg -f\n"
+          "  kb export --html DIR  the encyclopedia as a static web site\n"
+          "  serve [--listen ADDR:PORT] [--db PATH] [--kb DIR] [--config FILE]\n"
+          "                      the diagnosis page, encyclopedia and JSON API (default 127.0.0.1:8080)\n"
           "  version             print the version\n"
           "\n"
           "Run 'faultline <command> --help' for a command's options.\n"
@@ -47,6 +51,8 @@ int main(int argc, char **argv)
         return cmd_mask(argc - 1, argv + 1);
     if (strcmp(cmd, "stacks") == 0)
         return cmd_stacks(argc - 1, argv + 1);
+    if (strcmp(cmd, "serve") == 0)
+        return cmd_serve(argc - 1, argv + 1);
     if (strcmp(cmd, "kb") == 0)
         return cmd_kb(argc - 1, argv + 1);
     if (strcmp(cmd, "watch") == 0) /* live watching: src/app/cmd_watch.c over src/watch/ */

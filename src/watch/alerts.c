@@ -92,7 +92,7 @@ static char *env_pair(const char *name, const char *value)
 
 static void run_hook(struct alerts *a, const char *cmd, const json_t *ev, const char *summary)
 {
-    char *json = json_dumps(ev, JSON_COMPACT);
+    char *json = json_dumps(ev, EVENT_JSON);
     int pfd[2];
     if (json == NULL || pipe2(pfd, O_CLOEXEC) != 0) {
         free(json);
@@ -167,7 +167,7 @@ void alerts_emit(struct alerts *a, json_t *ev)
     if (!a->o.quiet)
         fprintf(stderr, "%s\n", summary);
     if (a->events) {
-        char *line = json_dumps(ev, JSON_COMPACT);
+        char *line = json_dumps(ev, EVENT_JSON);
         if (line) {
             fprintf(a->events, "%s\n", line);
             fflush(a->events);

@@ -117,12 +117,38 @@ static bool followable_name(const char *name)
     return true;
 }
 
+/* Where path is, or would go, in the files (kept sorted by path: the stat poll looks every
+ * file of every walk up, 512 of them each second on a big job). */
+static size_t file_slot(const struct follower *f, const char *path, bool *found)
+{
+    size_t lo = 0, hi = f->nfiles;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(f->files[mid].path, path);
+        if (c == 0) {
+            *found = true;
+            return mid;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *found = false;
+    return lo;
+}
+
 static struct ffile *find_path(struct follower *f, const char *path)
 {
-    for (size_t i = 0; i < f->nfiles; i++)
-        if (strcmp(f->files[i].path, path) == 0)
-            return &f->files[i];
-    return NULL;
+    bool found;
+    size_t i = file_slot(f, path, &found);
+    return found ? &f->files[i] : NULL;
+}
+
+static void remove_file(struct follower *f, size_t i)
+{
+    memmove(&f->files[i], &f->files[i + 1], (f->nfiles - i - 1) * sizeof *f->files);
+    f->nfiles--;
 }
 
 static const char *base_name(const char *path)
@@ -222,12 +248,16 @@ static enum fl_status open_file(struct follower *f, const char *path, const stru
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return FL_ERR_IO;
-    struct ffile *ff = &f->files[f->nfiles];
+    bool found;
+    size_t at = file_slot(f, path, &found);
+    memmove(&f->files[at + 1], &f->files[at], (f->nfiles - at) * sizeof *f->files);
+    struct ffile *ff = &f->files[at];
     *ff = (struct ffile){.path = strdup(path), .fd = fd, .dev = st->st_dev, .ino = st->st_ino,
                          .offset = from};
     if (ff->path == NULL || fl_scanner_open_source(f->s, path, &ff->src) != FL_OK) {
         free(ff->path);
         close(fd);
+        memmove(&f->files[at], &f->files[at + 1], (f->nfiles - at) * sizeof *f->files);
         return FL_ERR_NOMEM;
     }
     f->nfiles++;
@@ -249,7 +279,7 @@ static void close_file(struct follower *f, size_t i, bool rotated)
     close(ff->fd);
     free(ff->path);
     free(ff->partial);
-    f->files[i] = f->files[--f->nfiles];
+    remove_file(f, i);
 }
 
 static void watch_dir(struct follower *f, const char *path)
@@ -307,9 +337,17 @@ static void walk(struct follower *f, const char *dir, int depth)
     char **names = NULL;
     size_t n = 0, cap = 0;
     struct dirent *e;
+    size_t dl = strlen(dir);
     while ((e = readdir(d)) != NULL) {
         if (!followable_name(e->d_name))
             continue;
+        if (e->d_type == DT_REG) {
+            /* followed already: the check of every file stats it anyway */
+            char path[PATH_MAX];
+            snprintf(path, sizeof path, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", e->d_name);
+            if (find_path(f, path))
+                continue;
+        }
         if (n == cap) {
             cap = cap ? cap * 2 : 64;
             char **nn = realloc(names, cap * sizeof *nn);
@@ -323,7 +361,6 @@ static void walk(struct follower *f, const char *dir, int depth)
     closedir(d);
     if (n > 1)
         qsort(names, n, sizeof *names, cmp_str);
-    size_t dl = strlen(dir);
     for (size_t i = 0; i < n; i++) {
         char path[PATH_MAX];
         snprintf(path, sizeof path, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", names[i]);
@@ -373,7 +410,8 @@ static void poll_all(struct follower *f)
             free(path);
             continue;
         }
-        if (fstat(ff->fd, &cur) == 0 && (uint64_t)cur.st_size < ff->offset) {
+        bool sized = fstat(ff->fd, &cur) == 0;
+        if (sized && (uint64_t)cur.st_size < ff->offset) {
             /* copytruncate: the same file, cut back: read it again from its start */
             f->stats.truncations++;
             char *path = strdup(ff->path);
@@ -383,13 +421,14 @@ static void poll_all(struct follower *f)
             close(ff->fd);
             free(ff->path);
             free(ff->partial);
-            f->files[i] = f->files[--f->nfiles];
+            remove_file(f, i);
             if (path && open_file(f, path, &cur, 0) != FL_OK)
                 fprintf(stderr, "faultline: %s: cannot reopen after truncation\n", path);
             free(path);
             continue;
         }
-        read_new(f, ff);
+        if (!sized || (uint64_t)cur.st_size > ff->offset)
+            read_new(f, ff);
         i++;
     }
 }

@@ -108,7 +108,7 @@ static json_t *mask_event(struct watcher *w, json_t *ev)
     const char *host = json_string_value(json_object_get(ev, "initiating_host"));
     if (host)
         fl_masker_add_host(w->masker, host);
-    char *text = json_dumps(ev, JSON_COMPACT), *masked = NULL;
+    char *text = json_dumps(ev, EVENT_JSON), *masked = NULL;
     size_t n = 0;
     json_t *out = NULL;
     if (text && fl_masker_apply(w->masker, text, strlen(text), &masked, &n) == FL_OK)
@@ -294,7 +294,8 @@ static void run_loop(struct watcher *w)
         bool full = now - last_full >= o->poll_ms;
         if (full)
             last_full = now;
-        if (follower_read(w->f, full) > 0) {
+        bool fed = follower_read(w->f, full) > 0;
+        if (fed) {
             dirty = true;
             last_data = now;
             stall_observe(w->stall, w->s, now);
@@ -315,7 +316,8 @@ static void run_loop(struct watcher *w)
                 if (!w->pending[i].alerted && now - w->pending[i].first_ms >= o->drain_ms)
                     w->pending[i].first_ms = INT64_MAX / 2;
         }
-        if (!w->failed) {
+        /* a hang is due when a rank's threshold passed; a recovery needs new lines */
+        if (!w->failed && (stall_hung(w->stall) ? fed : stall_next_ms(w->stall, now) == 0)) {
             json_t *rep = w->latest ? report_json(w->latest) : NULL;
             json_t *ev = stall_check(w->stall, w->s, rep, now);
             json_decref(rep);

@@ -24,6 +24,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* How events are serialised: compact, and reals with the few digits the report prints, not
+ * the 17 a parsed double would otherwise show (0.81, not 0.81000000000000005). */
+#define EVENT_JSON (JSON_COMPACT | JSON_REAL_PRECISION(6))
+
 int64_t watch_now_ms(void);
 /* The wall-clock time as ISO 8601 UTC with milliseconds, into out. */
 void watch_iso_time(char *out, size_t n);

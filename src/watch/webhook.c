@@ -168,7 +168,7 @@ enum fl_status webhook_new(const char *const *urls, size_t nurls, unsigned retri
 void webhook_send(struct webhook *w, const json_t *event, const char *summary)
 {
     json_t *body = json_pack("{s:s, s:O}", "text", summary, "faultline", (json_t *)event);
-    char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+    char *text = body ? json_dumps(body, EVENT_JSON) : NULL;
     json_decref(body);
     if (text == NULL)
         return;
