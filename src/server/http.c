@@ -33,7 +33,9 @@ static const char *const security_headers[][2] = {
      "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"},
     {"X-Content-Type-Options", "nosniff"},
     {"X-Frame-Options", "DENY"},
-    {"Referrer-Policy", "no-referrer"},
+    /* same-origin, not no-referrer: under no-referrer a browser sends "Origin: null" with the
+     * form, and the CSRF check could not tell our own form from a sandboxed frame */
+    {"Referrer-Policy", "same-origin"},
     {"Cross-Origin-Opener-Policy", "same-origin"},
 };
 

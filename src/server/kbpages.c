@@ -264,10 +264,12 @@ void kbpage_index(FILE *f, const struct kbindex *x, const struct kb_filter *flt,
     for (int w = 0; w < 3; w++) {
         size_t n = facet(x, w, vals, 512);
         qsort(vals, n, sizeof *vals, cmp_str);
-        fprintf(f, "<h3>%s</h3><p class=\"chips\">", facet_titles[w]);
+        /* categories are few and always shown; tags and systems fold away (there are hundreds) */
+        fprintf(f, "<details%s><summary><h3>%s <span class=\"count\">%zu</span></h3></summary><p class=\"chips\">",
+                w == 0 ? " open" : "", facet_titles[w], n);
         for (size_t i = 0; i < n; i++)
             chip_link(f, facet_names[w], vals[i], live, w == 0 ? "plain" : w == 1 ? "tag" : "system");
-        fputs("</p>", f);
+        fputs("</p></details>", f);
     }
     fputs("</aside><div class=\"kb-results\">", f);
     bool filtered = flt && (set(flt->q) || set(flt->category) || set(flt->tag) || set(flt->system));

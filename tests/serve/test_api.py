@@ -120,6 +120,22 @@ def main():
         st, _, body = s.request("GET", "/api/v1/sample/torchrun-8rank-oom")
         check(st == 200 and body == cli_json(EXAMPLE), "sample JSON identical to the CLI on the example")
 
+        # every bundled example: listed on the page, and its JSON is the CLI's on its logs
+        st, _, page = s.request("GET", "/")
+        names = sorted(n for n in os.listdir("examples") if os.path.isdir(os.path.join("examples", n)))
+        check(len(names) >= 8, "at least 8 bundled examples")
+        for name in names:
+            check(b'href="/sample/' + name.encode() + b'"' in page, "sample %s listed on /" % name)
+            logs = os.path.join("examples", name, "logs")
+            if os.path.isdir(logs):
+                want = cli_json(logs)
+            else:
+                files = sorted(os.path.join("examples", name, f) for f in os.listdir(os.path.join("examples", name))
+                               if f != "README.md")
+                want = subprocess.run([FL, "diagnose", "--format", "json", *files], capture_output=True).stdout
+            st, _, body = s.request("GET", "/api/v1/sample/" + name)
+            check(st == 200 and body == want, "sample %s: JSON identical to the CLI" % name)
+
         # tokens, history, secrets never on disk
         token = s.token("team-a", per_day=3)
         st, _, _ = s.request("GET", "/api/v1/history")

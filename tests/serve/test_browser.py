@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""`faultline serve` in a real headless Chromium (Debian's chromium, chromium-driver and
+python3-selenium): paste the example and see the initiating rank and the fix; upload a tarball;
+browse and search the encyclopedia and follow a related link; an XSS attempt in a log renders as
+text; paste and result work with JavaScript disabled. Each step saves a screenshot.
+Usage: test_browser.py FAULTLINE SCREENSHOT_DIR (from the repository root)."""
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from serverlib import Server  # noqa: E402
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+FL = os.path.abspath(sys.argv[1])
+SHOTS = os.path.abspath(sys.argv[2])
+os.makedirs(SHOTS, exist_ok=True)
+failures = []
+
+
+def check(cond, what):
+    print(("ok:   " if cond else "FAIL: ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def browser(js=True):
+    o = webdriver.ChromeOptions()
+    o.binary_location = "/usr/bin/chromium"
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              "--window-size=1280,1600", "--hide-scrollbars"):
+        o.add_argument(a)
+    if not js:
+        o.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+
+
+def shot(d, name):
+    # the whole page: grow the window to the document's height first
+    h = d.execute_script("return document.documentElement.scrollHeight") if d.capabilities else 1600
+    d.set_window_size(1280, min(max(h, 900), 6000))
+    d.save_screenshot(os.path.join(SHOTS, name + ".png"))
+    d.set_window_size(1280, 1600)
+
+
+def submit(d):
+    old = d.find_element(By.TAG_NAME, "html")
+    d.find_element(By.CSS_SELECTOR, "form.paste button[type=submit]").click()
+    WebDriverWait(d, 60).until(EC.staleness_of(old))
+    WebDriverWait(d, 60).until(lambda x: x.execute_script("return document.readyState") == "complete")
+
+
+def paste(d, text):
+    area = d.find_element(By.ID, "log")
+    d.execute_script("arguments[0].value = arguments[1];", area, text)
+    submit(d)
+
+
+def main():
+    s = Server(FL, "--anon-per-day", "1000")
+    d = browser()
+    try:
+        base = s.url("")
+        # paste the bundled example
+        d.get(base + "/")
+        shot(d, "01-paste-page")
+        check("Try a sample" in d.page_source, "paste page lists samples")
+        paste(d, open("examples/torchrun-8rank-oom/train.log").read())
+        body = d.find_element(By.TAG_NAME, "body").text
+        check("CUDA out of memory" in body, "result: headline diagnosis")
+        check(d.find_element(By.CSS_SELECTOR, ".init-rank").text == "rank 3", "result: initiating rank 3")
+        check(d.find_element(By.CSS_SELECTOR, ".strip .rank.init").text == "3", "rank strip: rank 3 first")
+        check(len(d.find_elements(By.CSS_SELECTOR, ".strip .rank.coll")) == 7, "rank strip: 7 collateral ranks greyed")
+        fix = d.find_element(By.ID, "fix-code").text
+        check("--per_device_train_batch_size" in fix, "result: fix code block")
+        check(d.find_element(By.CSS_SELECTOR, "button[data-copy=fix-code]").is_displayed(),
+              "copy button shown with JavaScript")
+        shot(d, "02-result-oom")
+
+        # upload a tarball of a log folder
+        tmp = tempfile.mkdtemp()
+        tgz = os.path.join(tmp, "job-logs.tar.gz")
+        with tarfile.open(tgz, "w:gz") as t:
+            t.add("examples/nccl-ib-network-4rank/logs", arcname="logs")
+        d.get(base + "/")
+        d.find_element(By.ID, "files").send_keys(tgz)
+        submit(d)
+        body = d.find_element(By.TAG_NAME, "body").text
+        check("nccl-ib-rdma-timeout" in body and d.find_element(By.CSS_SELECTOR, ".init-rank").text == "rank 3",
+              "tarball upload: NCCL InfiniBand failure on rank 3")
+        shot(d, "03-result-tarball")
+
+        # the encyclopedia: browse, search, an entry, a related link
+        d.get(base + "/kb")
+        check(len(d.find_elements(By.CSS_SELECTOR, ".entry-row")) >= 50, "encyclopedia lists the entries")
+        shot(d, "04-kb-index")
+        box = d.find_element(By.CSS_SELECTOR, "form.search input[name=q]")
+        box.send_keys("fallen off the bus")
+        old = d.find_element(By.TAG_NAME, "html")
+        box.submit()
+        WebDriverWait(d, 60).until(EC.staleness_of(old))
+        rows = d.find_elements(By.CSS_SELECTOR, ".entry-row a")
+        check(rows and "xid-fallen-off-bus" in rows[0].get_attribute("href"), "search finds xid-fallen-off-bus first")
+        shot(d, "05-kb-search")
+        d.get(base + "/kb/cuda-oom")
+        check(d.find_element(By.ID, "fix") is not None and "Code examples" in d.page_source, "entry page sections")
+        shot(d, "06-kb-entry")
+        rel = d.find_element(By.CSS_SELECTOR, "#related-entries a.related")
+        target = rel.get_attribute("href")
+        old = d.find_element(By.TAG_NAME, "html")
+        rel.click()
+        WebDriverWait(d, 60).until(EC.staleness_of(old))
+        check(d.current_url == target and d.find_element(By.TAG_NAME, "h1").text != "CUDA out of memory",
+              "related link opens the related entry")
+        shot(d, "07-kb-related")
+
+        # an XSS attempt in a log line is shown as text
+        d.get(base + "/")
+        evil = ("[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a "
+                "total capacity of 79.10 GiB <script>window.__pwned=1</script><img src=x onerror=\"window.__pwned=2\">\n")
+        paste(d, open("examples/torchrun-8rank-oom/train.log").read() + evil)
+        check(d.execute_script("return window.__pwned === undefined"), "XSS: no script from the log ran")
+        check("<script>window.__pwned=1</script>" in d.find_element(By.TAG_NAME, "body").text
+              or "&lt;script&gt;" in d.page_source, "XSS: the markup is shown as text")
+        check(not d.find_elements(By.CSS_SELECTOR, "main img"), "XSS: no image element from the log")
+        shot(d, "08-xss-as-text")
+    finally:
+        d.quit()
+
+    # JavaScript disabled: paste and result still work
+    d = browser(js=False)
+    try:
+        d.get(s.url("/"))
+        area = d.find_element(By.ID, "log")
+        area.send_keys("[rank2]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 2 has a "
+                       "total capacity of 79.10 GiB of which 1.62 GiB is free.\n")
+        submit(d)
+        check(d.find_element(By.CSS_SELECTOR, ".init-rank").text == "rank 2", "without JavaScript: result with rank 2")
+        check(not d.find_element(By.CSS_SELECTOR, "button[data-copy=fix-code]").is_displayed(),
+              "without JavaScript: copy buttons stay hidden")
+        shot(d, "09-no-javascript")
+    finally:
+        d.quit()
+        s.stop()
+    print("screenshots in", SHOTS)
+    if failures:
+        print("%d failure(s)" % len(failures))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
