@@ -150,7 +150,7 @@ bool correlator_exception_is_consequence(const struct exception_event *e)
 {
     /* what a rank raises because another one failed, or because the launcher stopped it */
     static const char *const types[] = {"ChildFailedError", "SignalException", "KeyboardInterrupt",
-                                        "SystemExit", "DistBackendError", "BrokenPipeError",
+                                        "DistBackendError", "BrokenPipeError",
                                         "ConnectionResetError", NULL};
     static const char *const words[] = {"Connection closed by peer", "Connection reset by peer",
                                         "closed by remote peer", "Broken pipe",
@@ -235,8 +235,10 @@ static const char *exception_class(const struct exception_event *e)
         return "data-file-missing";
     if (((e->flags & FRAME_DATA) && lookup) || (e->flags & FRAME_COLLATE))
         return "corrupt-data-sample";
+    /* an assertion or error raised by a check of the loss, or the script's own exit after one */
     bool check = strcmp(base, "AssertionError") == 0 || strcmp(base, "ValueError") == 0 ||
-                 strcmp(base, "RuntimeError") == 0 || strcmp(base, "FloatingPointError") == 0;
+                 strcmp(base, "RuntimeError") == 0 || strcmp(base, "FloatingPointError") == 0 ||
+                 strcmp(base, "SystemExit") == 0;
     if (check && (checks_loss(e->message) || checks_loss(e->code)))
         return "loss-nan";
     return NULL;
@@ -408,11 +410,11 @@ static bool rule_launcher_hint(struct run_analysis *a)
     if (a->launcher_root_rank < 0)
         return false;
     a->rank = a->launcher_root_rank;
-    buf_printf(&a->why, "rank %ld is torchrun's \"first observed failure\": the first process its "
+    buf_printf(&a->why, "rank %ld is the first failure torchrun observed: the first process its "
                "agent saw exit, a hint only", a->rank);
     decided(a, &a->rank_rule, "launcher_hint",
-            "nothing on the ranks decides; torchrun's summary names rank %ld as the first observed "
-            "failure", a->rank);
+            "nothing on the ranks decides; torchrun names rank %ld as the first process that "
+            "failed", a->rank);
     return true;
 }
 
@@ -1060,7 +1062,9 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
     a.seqnums = x->seqnums;
     a.nseqnums = x->nseqnums;
     long *ranks = NULL;
-    a.launcher_root_rank = x->launcher_root_rank;
+    /* the summary names a global rank; the agent's "failed (exitcode ...)" line a local one,
+     * the same on one node */
+    a.launcher_root_rank = x->launcher_root_rank >= 0 ? x->launcher_root_rank : x->launcher_exit_rank;
     enum fl_status st = analyse_stacks(x, r, &a);
     if (st == FL_OK)
         st = analyse_progress(x, &a);

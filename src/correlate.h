@@ -103,7 +103,8 @@ struct run_analysis {
     bool stack_majority_waits;           /* the other ranks' stacks wait for peers */
     long stalled_rank;                   /* the rank whose steps stopped first, or -1 */
     long stalled_seconds;
-    long launcher_root_rank;             /* torchrun's "Root Cause (first observed failure)" */
+    long launcher_root_rank;             /* torchrun's "Root Cause (first observed failure)",
+                                            else the first worker its agent saw fail, or -1 */
 
     /* decided by the rules */
     enum headline kind;

@@ -69,9 +69,16 @@ static const struct builtin_pattern builtins[] = {
     {BUILTIN_LAUNCHER_RANK, "rank +: [0-9]+ \\(local_rank: [0-9]+\\)", 0,
      "rank +: (?<grank>[0-9]+) \\(local_rank: [0-9]+\\)"},
     {BUILTIN_LAUNCHER_ROOT, "Root Cause \\(first observed failure\\):", 0, NULL},
+    /* torchelastic's monitor (multiprocessing/api.py): "failed (exitcode: -9) local_rank: 3 (pid:
+     * 4104) of binary: /usr/bin/python3", one line per failed worker, the first one first */
+    {BUILTIN_LAUNCHER_EXIT, "failed \\(exitcode: -?[0-9]+\\) local_rank: [0-9]+ \\(pid: ", 0,
+     "local_rank: (?<lrank>[0-9]+) \\(pid"},
     /* error_handler.py record_exception: {"message": {"message": "T: m", "extraInfo":
      * {"py_callstack": "Traceback ...", "timestamp": "1714564803"}}} */
     {BUILTIN_ERROR_FILE, "\"py_callstack\": ?\"", 0, NULL},
+    /* the reference training loops of DETR, DeiT, MAE, DINO and the torchvision detection
+     * references: print("Loss is {}, stopping training".format(loss_value)); sys.exit(1) */
+    {BUILTIN_LOSS_STOP, "Loss is -?(?:nan|inf), stopping training", 0, NULL},
 };
 
 const struct builtin_pattern *extract_builtin_patterns(size_t *n)
@@ -109,7 +116,7 @@ static void tb_free(struct tb_state *t)
 enum fl_status extractor_init(struct extractor *x, const struct fl_kb *kb)
 {
     memset(x, 0, sizeof *x);
-    x->launcher_root_rank = -1;
+    x->launcher_root_rank = x->launcher_exit_rank = -1;
     x->line_entry = -1;
     x->npcre = kb->npatterns;
     x->pcre = calloc(x->npcre ? x->npcre : 1, sizeof *x->pcre);
@@ -787,9 +794,23 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
             b->root_next = true;
         return FL_OK;
     }
+    case BUILTIN_LAUNCHER_EXIT: {
+        size_t n;
+        const char *r;
+        if (x->launcher_exit_rank < 0 && run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) > 0 &&
+            (r = group(x, kb, pattern, lv->msg, "lrank", &n)) != NULL)
+            x->launcher_exit_rank = strtol(r, NULL, 10);
+        return FL_OK;
+    }
     case BUILTIN_ERROR_FILE:
         read_error_file(x, lv);
         return FL_OK;
+    case BUILTIN_LOSS_STOP: {
+        /* the script exits on its own: as fatal as an uncaught exception, and as telling */
+        struct tb_state t = {.src = lv->src, .rank = lv->meta.rank, .meta = lv->meta};
+        add_exception(x, &t, lv, "SystemExit", 10, lv->msg, lv->msg_len);
+        return FL_OK;
+    }
     case BUILTIN_RANK_HOST:
         if (lv->meta.host[0] && run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) > 0) {
             size_t n;
@@ -903,6 +924,8 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
     }
     if (dst->launcher_root_rank < 0)
         dst->launcher_root_rank = src->launcher_root_rank;
+    if (dst->launcher_exit_rank < 0)
+        dst->launcher_exit_rank = src->launcher_exit_rank;
     dst->progress_lines += src->progress_lines;
     dst->seq += src->seq;
     /* a continued source's records meet dst's for the same rank: the same rules as one reader */

@@ -144,6 +144,7 @@ struct extractor {
     struct launcher_block *blocks; /* torchrun summaries being read, one per source */
     size_t nblocks, blocks_cap;
     long launcher_root_rank;    /* torchrun's "Root Cause (first observed failure)" rank, or -1 */
+    long launcher_exit_rank;    /* the local rank of the first worker its agent saw fail, or -1 */
     struct line_verdict *head_verdicts; /* source 0's first TRACEBACK_MAX_LINES lines */
     size_t nhead_verdicts, head_verdicts_cap;
     int line_src;               /* the line the KB matched last (extract_note_entry) */

@@ -95,7 +95,9 @@ enum builtin {
                               the direct cause: the next traceback continues a chain */
     BUILTIN_LAUNCHER_RANK, /* torchrun's summary: "  rank      : 2 (local_rank: 2)" */
     BUILTIN_LAUNCHER_ROOT, /* torchrun's summary: "Root Cause (first observed failure):" */
+    BUILTIN_LAUNCHER_EXIT, /* torchelastic: "failed (exitcode: 1) local_rank: 2 (pid: 7012)" */
     BUILTIN_ERROR_FILE,    /* torchelastic's error.json: {"message": {..., "py_callstack": ...}} */
+    BUILTIN_LOSS_STOP,     /* a training script's own stop: "Loss is nan, stopping training" */
     BUILTIN_COUNT
 };
 

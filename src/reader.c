@@ -146,6 +146,8 @@ static enum fl_status walk_file(void *vctx, const char *path)
 {
     struct walk_ctx *ctx = vctx;
     struct fl_error e = {0};
+    if (walk_dir_skips(path))
+        return FL_OK;
     enum fl_status st = scan_file(ctx->s, path, &e);
     if (st == FL_OK) {
         ctx->read++;

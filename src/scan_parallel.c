@@ -65,6 +65,8 @@ static enum fl_status add_job(struct job_list *l, const char *path, uint64_t siz
 static enum fl_status on_file(void *ctx, const char *path)
 {
     struct stat sb;
+    if (walk_dir_skips(path))
+        return FL_OK;
     return add_job(ctx, path, stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0, NULL);
 }
 

@@ -97,3 +97,20 @@ enum fl_status walk_dir(const char *dir, walk_file_cb on_file, walk_error_cb on_
     stack[0] = (struct ancestor){sb.st_dev, sb.st_ino};
     return walk(dir, stack, 0, on_file, on_error, ctx);
 }
+
+bool walk_dir_skips(const char *path)
+{
+    const char *name = strrchr(path, '/');
+    name = name ? name + 1 : path;
+    static const char *const prefixes[] = {"faultline-rank", "faultline-pid"};
+    for (size_t k = 0; k < sizeof prefixes / sizeof *prefixes; k++) {
+        size_t pl = strlen(prefixes[k]);
+        if (strncmp(name, prefixes[k], pl) != 0)
+            continue;
+        const char *p = name + pl, *digits = p;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        return p > digits && strcmp(p, ".json") == 0;
+    }
+    return false;
+}

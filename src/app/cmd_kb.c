@@ -17,7 +17,8 @@ static void help(FILE *out)
     fputs("usage: faultline kb <subcommand> [--kb DIR]\n"
           "\n"
           "  list             one line per entry: id<TAB>category<TAB>title\n"
-          "  show ID          the entry, for a terminal\n"
+          "  show [--format text|markdown] ID\n"
+          "                   the entry, for a terminal (text, default) or as Markdown\n"
           "  search WORDS...  entries ranked by how well they match the words\n"
           "  lint [DIR] [--fixtures DIR] [--strict]\n"
           "                   check every entry under DIR (default: kb) and its fixtures\n"
@@ -88,15 +89,30 @@ static int search(struct fl_kb *kb, int nwords, char **words)
     return nh ? 0 : 1;
 }
 
+/* The body after the front matter. */
+static const char *entry_body(const struct fl_kb_entry_info *e)
+{
+    const char *p = strstr(e->markdown + 3, "\n---");
+    p = p ? strchr(p + 1, '\n') : e->markdown;
+    return p ? p + 1 : e->markdown;
+}
+
+/* The entry as a Markdown document: a title, its metadata, then its body as written. */
+static void show_markdown(const struct fl_kb_entry_info *e)
+{
+    printf("# %s\n\n`%s` · category %s · severity %s · role %s · source `%s`\n", e->title, e->id,
+           e->category, e->severity, e->role, e->path);
+    const char *body = entry_body(e);
+    printf("%s%s", *body == '\n' ? "" : "\n", body);
+}
+
 static void show(const struct fl_kb_entry_info *e, bool tty)
 {
     const char *bold = tty ? "\033[1m" : "", *reset = tty ? "\033[0m" : "";
     printf("%s%s%s  (%s)\ncategory: %s   severity: %s   role: %s\nsource: %s\n", bold, e->title,
            reset, e->id, e->category, e->severity, e->role, e->path);
     /* the body after the front matter; headings in bold on a terminal */
-    const char *p = strstr(e->markdown + 3, "\n---");
-    p = p ? strchr(p + 1, '\n') : e->markdown;
-    p = p ? p + 1 : e->markdown;
+    const char *p = entry_body(e);
     while (*p) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
@@ -163,11 +179,14 @@ int cmd_kb(int argc, char **argv)
     int ndirs = 0;
     char **rest = calloc((size_t)argc, sizeof *rest);
     int nrest = 0;
+    const char *format = "text";
     if (rest == NULL)
         return 2;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--kb") == 0 && i + 1 < argc && ndirs < 16)
             dirs[ndirs++] = argv[++i];
+        else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc && strcmp(sub, "show") == 0)
+            format = argv[++i];
         else
             rest[nrest++] = argv[i];
     }
@@ -187,6 +206,11 @@ int cmd_kb(int argc, char **argv)
             fprintf(stderr, "faultline: kb show needs one ID\n");
             goto out;
         }
+        bool markdown = strcmp(format, "markdown") == 0 || strcmp(format, "md") == 0;
+        if (!markdown && strcmp(format, "text") != 0) {
+            fprintf(stderr, "faultline: unknown format '%s' (text, markdown)\n", format);
+            goto out;
+        }
         long i = fl_kb_find(kb, rest[0]);
         if (i < 0) {
             fprintf(stderr, "faultline: no entry '%s' (try: faultline kb search WORDS)\n", rest[0]);
@@ -195,7 +219,10 @@ int cmd_kb(int argc, char **argv)
         }
         struct fl_kb_entry_info e;
         fl_kb_entry_at(kb, (size_t)i, &e);
-        show(&e, isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL);
+        if (markdown)
+            show_markdown(&e);
+        else
+            show(&e, isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL);
         rc = 0;
     } else if (strcmp(sub, "search") == 0) {
         if (nrest == 0) {

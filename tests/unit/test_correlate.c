@@ -346,6 +346,21 @@ static void rank_from_path_and_frames(void **state)
     fl_report_free(r);
 }
 
+static void script_stop_on_nan_loss(void **state)
+{
+    (void)state;
+    const struct source src[] = {
+        {"logs/none_x/attempt_0/0/stderr.log", CLOSED},
+        {"logs/none_x/attempt_0/1/stdout.log", "step 0 loss 1.0000\nstep 1 loss 0.5000\n"
+                                               "Loss is nan, stopping training\n"},
+        {"logs/none_x/attempt_0/2/stderr.log", CLOSED},
+    };
+    struct fl_report *r = scan(src, 3);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "loss-nan");
+    assert_int_equal(fl_report_diagnosis_rank(r, 0), 1);
+    fl_report_free(r);
+}
+
 static void error_file_and_launcher_summary(void **state)
 {
     (void)state;
@@ -443,6 +458,7 @@ int main(void)
         cmocka_unit_test(hang_rules),
         cmocka_unit_test(healthy_run_has_no_headline),
         cmocka_unit_test(rank_from_path_and_frames),
+        cmocka_unit_test(script_stop_on_nan_loss),
         cmocka_unit_test(error_file_and_launcher_summary),
         cmocka_unit_test(advice_is_not_a_setting),
     };
