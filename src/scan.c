@@ -21,6 +21,7 @@
 #include "scan_time.h"
 #include "status.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -74,6 +75,13 @@ struct rank_live {
     long pid;            /* 0: unknown */
 };
 
+/* A step line note_steps found to be its rank's last so far in the chunk: noted at the chunk's
+ * end (flush_steps), unless a later line of the rank replaces it. */
+struct held_step {
+    long rank;
+    uint64_t start, end, line_no;
+};
+
 struct source_error_rec {
     char *name;
     char *msg;
@@ -91,6 +99,8 @@ struct fl_scanner {
     struct correlator corr;
     struct buf line, clean;
     struct step *steps;     /* the step matches of the chunk being scanned */
+    struct held_step held[STEP_RANKS_MAX]; /* per rank, its last step line of the chunk so far */
+    size_t nheld;
     size_t nsteps, steps_cap;
     size_t steps_noted;     /* steps[0..steps_noted) are noted */
     /* the chunk's first and last '\n': a match ending in (steps_from, steps_to] lies in a line
@@ -385,8 +395,11 @@ static bool holds(const char *line, size_t n, const char *needle, bool nocase)
     size_t k = strlen(needle);
     if (!nocase)
         return memmem(line, n, needle, k) != NULL;
+    /* strncasecmp's own first test, inline: a call at every byte of every line was a tenth of
+     * the time on a log where most lines are errors */
+    int first = tolower((unsigned char)needle[0]);
     for (size_t i = 0; i + k <= n; i++)
-        if (strncasecmp(line + i, needle, k) == 0)
+        if (tolower((unsigned char)line[i]) == first && strncasecmp(line + i, needle, k) == 0)
             return true;
     return false;
 }
@@ -416,12 +429,12 @@ static long step_rank(const struct source *so, const char *p, size_t n)
     return m.rank;
 }
 
-/* Notes the step line [ls, le), numbered so->lines + 1, as rank's, with its own time: the
- * same record whether note_steps or handle_line notes it. */
+/* Notes the step line [ls, le), numbered line_no, as rank's, with its own time: the same
+ * record whether note_steps or handle_line notes it. */
 static void note_step(struct fl_scanner *s, struct source *so, const struct window *w,
-                      uint64_t ls, uint64_t le, long rank, const char *text, size_t n)
+                      uint64_t ls, uint64_t le, uint64_t line_no, long rank, const char *text, size_t n)
 {
-    struct line_view lv = {.src = (int)(so - s->sources), .line_no = so->lines + 1,
+    struct line_view lv = {.src = (int)(so - s->sources), .line_no = line_no,
                            .meta = so->path_meta};
     struct time_view tv = time_view(so, w);
     struct line_meta own = so->path_meta;
@@ -438,6 +451,51 @@ static void note_step(struct fl_scanner *s, struct source *so, const struct wind
         rl->src = lv.src;
         rl->line_no = lv.line_no;
     }
+}
+
+/* A step line of rank that is not noted, because a later one of the rank is: counted only. */
+static void count_step(struct fl_scanner *s, long rank)
+{
+    extract_note_progress(&s->x, NULL, 1);
+    struct rank_live *rl = rank >= 0 ? live_of(s, rank) : NULL;
+    if (rl)
+        rl->lines++;
+}
+
+/* Drops rank's held step line, which a later line of the rank replaces. */
+static void drop_held(struct fl_scanner *s, long rank)
+{
+    for (size_t i = 0; i < s->nheld; i++)
+        if (s->held[i].rank == rank) {
+            count_step(s, rank);
+            s->held[i] = s->held[--s->nheld];
+            return;
+        }
+}
+
+/* Holds the step line [start, end), numbered line_no, as rank's last in the chunk so far; noted
+ * at once when STEP_RANKS_MAX ranks are held already. */
+static void hold_step(struct fl_scanner *s, struct source *so, const struct window *w,
+                      uint64_t start, uint64_t end, uint64_t line_no, long rank)
+{
+    drop_held(s, rank);
+    if (s->nheld < STEP_RANKS_MAX) {
+        s->held[s->nheld++] = (struct held_step){rank, start, end, line_no};
+        return;
+    }
+    const char *p = w->chunk + (start - so->base);
+    note_step(s, so, w, start, end, line_no, rank, p, (size_t)(end - start));
+}
+
+/* Notes the held step lines: the last of each rank in the chunk. */
+static void flush_steps(struct fl_scanner *s, struct source *so, const struct window *w)
+{
+    for (size_t i = 0; i < s->nheld; i++) {
+        const struct held_step *h = &s->held[i];
+        const char *p = w->chunk + (h->start - so->base);
+        note_step(s, so, w, h->start, h->end, h->line_no, h->rank, p, (size_t)(h->end - h->start));
+    }
+    s->nheld = 0;
 }
 
 /* Step lines are the commonest match by far, and all one tells is that its rank was still
@@ -494,8 +552,7 @@ static void note_steps(struct fl_scanner *s, struct source *so, const struct win
         count_lines_to(so, w, st->start);
         const char *p = w->chunk + (st->start - so->base);
         const char *le = memchr(p, '\n', (size_t)(end - p) + 1);
-        note_step(s, so, w, st->start, so->base + (uint64_t)(le - w->chunk), st->rank, p,
-                  (size_t)(le - p));
+        hold_step(s, so, w, st->start, so->base + (uint64_t)(le - w->chunk), so->lines + 1, st->rank);
     }
     if (lines > kept)
         extract_note_progress(&s->x, NULL, lines - kept);
@@ -563,9 +620,12 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         else if (nids < 64)
             ids[nids++] = m[i].id;
     }
-    if (step)
-        note_step(s, so, w, ls, le, whole ? step_rank(so, whole, (size_t)(le - ls)) : lv.meta.rank,
-                  whole ? whole : lv.text, whole ? (size_t)(le - ls) : lv.len);
+    if (step) {
+        long rank = whole ? step_rank(so, whole, (size_t)(le - ls)) : lv.meta.rank;
+        drop_held(s, rank); /* noted before this line's, it would overwrite what this one tells */
+        note_step(s, so, w, ls, le, so->lines + 1, rank, whole ? whole : lv.text,
+                  whole ? (size_t)(le - ls) : lv.len);
+    }
     sort_ids(ids, nids);
     for (size_t i = 0; i < nids && st == FL_OK; i++) {
         if (i && ids[i] == ids[i - 1])
@@ -629,6 +689,7 @@ static enum fl_status process(struct fl_scanner *s, struct source *so, const str
         i = j;
     }
     note_steps(s, so, w, UINT64_MAX);
+    flush_steps(s, so, w);
     s->nsteps = s->steps_noted = 0;
     if (i > 0)
         memmove(so->pending, so->pending + i, (np - i) * sizeof *so->pending);
