@@ -7,6 +7,9 @@
  * then gives up with a message on stderr. Waits are on a condition variable, so stopping does not
  * sit out a backoff.
  *
+ * libcurl is opened with dlopen when the first webhook is set up, not linked: it brings some twenty
+ * libraries (TLS, HTTP/2, LDAP, Kerberos) that every other command would map at start-up.
+ *
  * The body serves Slack and everything else at once: Slack's incoming webhooks read "text" (a
  * one-line summary) and ignore the rest; generic receivers read "faultline", the event object
  * exactly as --events writes it.
@@ -14,6 +17,7 @@
 #include "watch.h"
 
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -28,7 +32,52 @@ struct job {
     char *body;
 };
 
+/* The functions we use, typed by curl.h's own declarations. */
+struct curl_api {
+    void *lib;
+    __typeof__(curl_global_init) *global_init;
+    __typeof__(curl_global_cleanup) *global_cleanup;
+    __typeof__(curl_easy_init) *easy_init;
+    __typeof__(curl_easy_cleanup) *easy_cleanup;
+    __typeof__(curl_easy_reset) *easy_reset;
+    __typeof__(curl_easy_setopt) *easy_setopt;
+    __typeof__(curl_easy_perform) *easy_perform;
+    __typeof__(curl_easy_getinfo) *easy_getinfo;
+    __typeof__(curl_easy_strerror) *easy_strerror;
+    __typeof__(curl_slist_append) *slist_append;
+    __typeof__(curl_slist_free_all) *slist_free_all;
+};
+
+/* A symbol into its typed slot; POSIX makes dlsym's void * convertible to a function pointer. */
+#define API_LOAD(api, field, sym)                                                                 \
+    ((api)->field = (__typeof__((api)->field))dlsym((api)->lib, sym)) != NULL
+
+static bool curl_api_open(struct curl_api *api)
+{
+    api->lib = dlopen(FL_LIBCURL_SONAME, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (api->lib == NULL) {
+        fprintf(stderr, "faultline: webhooks need libcurl (Debian: libcurl4): %s\n", dlerror());
+        return false;
+    }
+    if (API_LOAD(api, global_init, "curl_global_init") &&
+        API_LOAD(api, global_cleanup, "curl_global_cleanup") &&
+        API_LOAD(api, easy_init, "curl_easy_init") &&
+        API_LOAD(api, easy_cleanup, "curl_easy_cleanup") &&
+        API_LOAD(api, easy_reset, "curl_easy_reset") &&
+        API_LOAD(api, easy_setopt, "curl_easy_setopt") &&
+        API_LOAD(api, easy_perform, "curl_easy_perform") &&
+        API_LOAD(api, easy_getinfo, "curl_easy_getinfo") &&
+        API_LOAD(api, easy_strerror, "curl_easy_strerror") &&
+        API_LOAD(api, slist_append, "curl_slist_append") &&
+        API_LOAD(api, slist_free_all, "curl_slist_free_all"))
+        return true;
+    fprintf(stderr, "faultline: webhooks: libcurl lacks a function: %s\n", dlerror());
+    dlclose(api->lib);
+    return false;
+}
+
 struct webhook {
+    struct curl_api curl;
     char **urls;
     size_t nurls;
     unsigned retries, backoff_ms;
@@ -48,24 +97,25 @@ static size_t discard(char *p, size_t size, size_t n, void *ctx)
 }
 
 /* One POST: true when the receiver answered 2xx. */
-static bool post(CURL *c, const char *url, const char *body, char *why, size_t whylen)
+static bool post(const struct curl_api *api, CURL *c, const char *url, const char *body,
+                 char *why, size_t whylen)
 {
-    struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/json");
-    curl_easy_reset(c);
-    curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, 3000L);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, 10000L);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard);
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-    CURLcode rc = curl_easy_perform(c);
+    struct curl_slist *h = api->slist_append(NULL, "Content-Type: application/json");
+    api->easy_reset(c);
+    api->easy_setopt(c, CURLOPT_URL, url);
+    api->easy_setopt(c, CURLOPT_POSTFIELDS, body);
+    api->easy_setopt(c, CURLOPT_HTTPHEADER, h);
+    api->easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, 3000L);
+    api->easy_setopt(c, CURLOPT_TIMEOUT_MS, 10000L);
+    api->easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    api->easy_setopt(c, CURLOPT_WRITEFUNCTION, discard);
+    api->easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    CURLcode rc = api->easy_perform(c);
     long status = 0;
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-    curl_slist_free_all(h);
+    api->easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+    api->slist_free_all(h);
     if (rc != CURLE_OK) {
-        snprintf(why, whylen, "%s", curl_easy_strerror(rc));
+        snprintf(why, whylen, "%s", api->easy_strerror(rc));
         return false;
     }
     if (status < 200 || status > 299) {
@@ -93,7 +143,7 @@ static void pause_ms(struct webhook *w, unsigned ms)
 static void *sender(void *arg)
 {
     struct webhook *w = arg;
-    CURL *c = curl_easy_init();
+    CURL *c = w->curl.easy_init();
     pthread_mutex_lock(&w->mu);
     for (;;) {
         while (w->n == 0 && !w->stop)
@@ -119,7 +169,7 @@ static void *sender(void *arg)
                 }
             }
             pthread_mutex_unlock(&w->mu);
-            ok = post(c, j.url, j.body, why, sizeof why);
+            ok = post(&w->curl, c, j.url, j.body, why, sizeof why);
             pthread_mutex_lock(&w->mu);
         }
         if (!ok)
@@ -132,7 +182,7 @@ static void *sender(void *arg)
     }
     pthread_mutex_unlock(&w->mu);
     if (c)
-        curl_easy_cleanup(c);
+        w->curl.easy_cleanup(c);
     return NULL;
 }
 
@@ -140,12 +190,20 @@ enum fl_status webhook_new(const char *const *urls, size_t nurls, unsigned retri
                            unsigned backoff_ms, struct webhook **out)
 {
     *out = NULL;
-    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-        return FL_ERR_INTERNAL;
     struct webhook *w = calloc(1, sizeof *w);
     if (w == NULL || (w->urls = calloc(nurls, sizeof *w->urls)) == NULL) {
         free(w);
         return FL_ERR_NOMEM;
+    }
+    if (!curl_api_open(&w->curl)) {
+        free(w->urls);
+        free(w);
+        return FL_ERR_INTERNAL;
+    }
+    if (w->curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        free(w->urls);
+        free(w);
+        return FL_ERR_INTERNAL;
     }
     for (size_t i = 0; i < nurls; i++)
         if ((w->urls[w->nurls] = strdup(urls[i])) != NULL)
@@ -155,6 +213,7 @@ enum fl_status webhook_new(const char *const *urls, size_t nurls, unsigned retri
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
     if (pthread_create(&w->thread, NULL, sender, w) != 0) {
+        w->curl.global_cleanup();
         for (size_t i = 0; i < w->nurls; i++)
             free(w->urls[i]);
         free(w->urls);
@@ -226,6 +285,6 @@ void webhook_free(struct webhook *w, unsigned wait_ms)
     free(w->urls);
     pthread_mutex_destroy(&w->mu);
     pthread_cond_destroy(&w->cv);
+    w->curl.global_cleanup();
     free(w);
-    curl_global_cleanup();
 }
