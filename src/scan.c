@@ -207,8 +207,8 @@ static void note_rank(struct fl_scanner *s, long rank)
     s->nranks++;
 }
 
-/* The progress record of rank (created), or NULL past the bound. */
-static struct rank_live *live_of(struct fl_scanner *s, long rank)
+/* Where rank's progress record is, or would go: the records are sorted by rank. */
+static size_t live_index(const struct fl_scanner *s, long rank)
 {
     size_t lo = 0, hi = s->nlive;
     while (lo < hi) {
@@ -218,6 +218,13 @@ static struct rank_live *live_of(struct fl_scanner *s, long rank)
         else
             hi = mid;
     }
+    return lo;
+}
+
+/* The progress record of rank (created), or NULL past the bound. */
+static struct rank_live *live_of(struct fl_scanner *s, long rank)
+{
+    size_t lo = live_index(s, rank);
     if (lo < s->nlive && s->live[lo].rank == rank)
         return &s->live[lo];
     if (GROW(s->live, s->live_cap, s->nlive, SEEN_RANKS_MAX) != FL_OK)
@@ -917,14 +924,7 @@ enum fl_status fl_scanner_rank_progress(const struct fl_scanner *s, size_t i,
     long rank = s->ranks[i];
     *out = (struct fl_rank_progress){.rank = rank, .last_step = -1,
                                      .host = extract_host_of(&s->x, rank)};
-    size_t lo = 0, hi = s->nlive;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (s->live[mid].rank < rank)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = live_index(s, rank);
     if (lo < s->nlive && s->live[lo].rank == rank) {
         const struct rank_live *rl = &s->live[lo];
         out->progress_lines = rl->lines;

@@ -125,8 +125,8 @@ static bool post(const struct curl_api *api, CURL *c, const char *url, const cha
     return true;
 }
 
-/* Sleeps ms unless stopped; the mutex is held on entry and exit. */
-static void pause_ms(struct webhook *w, unsigned ms)
+/* The wall-clock time ms from now, as pthread_cond_timedwait takes it. */
+static struct timespec deadline_in(unsigned ms)
 {
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
@@ -136,6 +136,13 @@ static void pause_ms(struct webhook *w, unsigned ms)
         until.tv_sec++;
         until.tv_nsec -= 1000000000L;
     }
+    return until;
+}
+
+/* Sleeps ms unless stopped; the mutex is held on entry and exit. */
+static void pause_ms(struct webhook *w, unsigned ms)
+{
+    struct timespec until = deadline_in(ms);
     while (!w->stop && pthread_cond_timedwait(&w->cv, &w->mu, &until) != ETIMEDOUT)
         ;
 }
@@ -258,14 +265,7 @@ void webhook_free(struct webhook *w, unsigned wait_ms)
     if (w == NULL)
         return;
     pthread_mutex_lock(&w->mu);
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += wait_ms / 1000;
-    until.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000L;
-    }
+    struct timespec until = deadline_in(wait_ms);
     while ((w->n > 0 || w->busy) &&
            pthread_cond_timedwait(&w->cv, &w->mu, &until) != ETIMEDOUT)
         ;
