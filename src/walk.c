@@ -49,7 +49,7 @@ static enum fl_status walk(const char *dir, struct ancestor *stack, int depth, w
         n++;
     }
     closedir(d);
-    if (st == FL_OK)
+    if (st == FL_OK && n > 1) /* an empty folder has no array: qsort may not be given NULL */
         qsort(names, n, sizeof *names, cmp_names);
     struct buf path;
     buf_init(&path, 8192);
