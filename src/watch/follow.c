@@ -235,16 +235,10 @@ static uint64_t read_new(struct follower *f, struct ffile *ff)
 static enum fl_status open_file(struct follower *f, const char *path, const struct stat *st,
                                 uint64_t from)
 {
-    if (f->nfiles == f->files_cap) {
-        if (f->files_cap >= FILES_MAX)
-            return FL_ERR_LIMIT;
-        size_t cap = f->files_cap ? f->files_cap * 2 : 64;
-        struct ffile *n = realloc(f->files, cap * sizeof *n);
-        if (n == NULL)
-            return FL_ERR_NOMEM;
-        f->files = n;
-        f->files_cap = cap;
-    }
+    enum fl_status gs = watch_grow((void **)&f->files, &f->files_cap, f->nfiles, sizeof *f->files,
+                                   FILES_MAX);
+    if (gs != FL_OK)
+        return gs;
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return FL_ERR_IO;

@@ -99,16 +99,8 @@ static struct rank_state *state_of(struct stall *st, long rank)
     for (size_t i = 0; i < st->nranks; i++)
         if (st->ranks[i].rank == rank)
             return &st->ranks[i];
-    if (st->nranks == st->cap) {
-        if (st->cap >= RANKS_MAX)
-            return NULL;
-        size_t cap = st->cap ? st->cap * 2 : 16;
-        struct rank_state *n = realloc(st->ranks, cap * sizeof *n);
-        if (n == NULL)
-            return NULL;
-        st->ranks = n;
-        st->cap = cap;
-    }
+    if (watch_grow((void **)&st->ranks, &st->cap, st->nranks, sizeof *st->ranks, RANKS_MAX) != FL_OK)
+        return NULL;
     struct rank_state *r = &st->ranks[st->nranks++];
     *r = (struct rank_state){.rank = rank, .step = -1};
     return r;

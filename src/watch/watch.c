@@ -55,6 +55,23 @@ void watch_iso_time(char *out, size_t n)
     snprintf(out, n, "%s.%03ldZ", base, ts.tv_nsec / 1000000);
 }
 
+enum fl_status watch_grow(void **arr, size_t *cap, size_t n, size_t size, size_t max)
+{
+    if (n < *cap)
+        return FL_OK;
+    if (n >= max)
+        return FL_ERR_LIMIT;
+    size_t nc = *cap ? *cap * 2 : 16;
+    if (nc > max)
+        nc = max;
+    void *p = realloc(*arr, nc * size);
+    if (p == NULL)
+        return FL_ERR_NOMEM;
+    *arr = p;
+    *cap = nc;
+    return FL_OK;
+}
+
 struct pending {
     char id[128];
     int64_t first_ms;   /* when a snapshot first showed it */

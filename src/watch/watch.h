@@ -31,6 +31,9 @@
 int64_t watch_now_ms(void);
 /* The wall-clock time as ISO 8601 UTC with milliseconds, into out. */
 void watch_iso_time(char *out, size_t n);
+/* Makes room for one more item in *arr (n items of size bytes, *cap allocated), doubling it;
+ * FL_ERR_LIMIT once max items are held, FL_ERR_NOMEM when realloc fails (*arr is kept). */
+enum fl_status watch_grow(void **arr, size_t *cap, size_t n, size_t size, size_t max);
 
 /* ------------------------------------------------------------------ follow.c */
 
