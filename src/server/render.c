@@ -6,6 +6,7 @@
  */
 #include "render.h"
 #include "embedded.h"
+#include "kbpages.h"
 
 #include <jansson.h>
 #include <stdint.h>
@@ -272,8 +273,31 @@ static void rank_strip(FILE *f, const json_t *input, const json_t *d)
     fputs("</ol></section>\n", f);
 }
 
-static void evidence(FILE *f, const json_t *d)
+/* "What does this line mean?": the entry's own symptom for the line, or what a collateral
+ * rank's line is. Answered from the KB, so it is as right as the entry. */
+static void line_meaning(FILE *f, const struct kb_meta *m, const json_t *d, const json_t *e)
 {
+    char *sym = m ? kbindex_symptom_for(m, jstr(e, "text")) : NULL;
+    const json_t *rank = json_object_get(e, "rank"), *ir = json_object_get(d, "initiating_rank");
+    bool other_rank = json_is_integer(rank) && json_is_integer(ir) &&
+                      json_integer_value(rank) != json_integer_value(ir);
+    if (sym == NULL && !other_rank)
+        return;
+    fputs("<details class=\"meaning\"><summary>What does this line mean?</summary>", f);
+    if (sym) {
+        kbpage_markdown(f, sym, strlen(sym));
+        free(sym);
+    }
+    if (other_rank)
+        fprintf(f, "<p>It was printed by rank %lld, not by the rank that failed first (rank %lld): "
+                   "a rank that hits the same failure later, or one that fails because of it.</p>",
+                (long long)json_integer_value(rank), (long long)json_integer_value(ir));
+    fputs("</details>", f);
+}
+
+static void evidence(FILE *f, const struct kbindex *idx, const json_t *d)
+{
+    const struct kb_meta *m = kbindex_find(idx, jstr(d, "id"));
     const json_t *ev = json_object_get(d, "evidence");
     if (json_array_size(ev) == 0)
         return;
@@ -282,15 +306,24 @@ static void evidence(FILE *f, const json_t *d)
     json_t *e;
     json_array_foreach(ev, i, e)
     {
-        fputs("<li><div class=\"where\"><code>", f);
-        html_puts(f, jstr(e, "source"));
-        fprintf(f, ":%lld</code>", (long long)json_integer_value(json_object_get(e, "line")));
+        /* "-" is what the CLI calls standard input; here it is the text pasted in the form */
+        const char *src = jstr(e, "source");
+        long long line = (long long)json_integer_value(json_object_get(e, "line"));
+        if (strcmp(src, "-") == 0) {
+            fprintf(f, "<li><div class=\"where\">pasted log, line %lld", line);
+        } else {
+            fputs("<li><div class=\"where\"><code>", f);
+            html_puts(f, src);
+            fprintf(f, ":%lld</code>", line);
+        }
         if (json_is_integer(json_object_get(e, "rank")))
             fprintf(f, " <span class=\"tag\">rank %lld</span>",
                     (long long)json_integer_value(json_object_get(e, "rank")));
         fputs("</div><pre class=\"line\">", f);
         html_puts(f, jstr(e, "text"));
-        fputs("</pre></li>", f);
+        fputs("</pre>", f);
+        line_meaning(f, m, d, e);
+        fputs("</li>", f);
     }
     long long total = json_integer_value(json_object_get(d, "evidence_total"));
     if (total > (long long)json_array_size(ev))
@@ -448,7 +481,7 @@ int render_result(FILE *f, const struct kbindex *idx, const struct diag_result *
     fputs("<a class=\"button ghost\" href=\"/\">Diagnose another</a></div></section>\n", f);
     if (d) {
         rank_strip(f, input, d);
-        evidence(f, d);
+        evidence(f, idx, d);
         fix_and_verify(f, d);
         kb_links(f, idx, d);
         followups(f, idx, diags, r);

@@ -82,6 +82,14 @@ def main():
         check("--per_device_train_batch_size" in fix, "result: fix code block")
         check(d.find_element(By.CSS_SELECTOR, "button[data-copy=fix-code]").is_displayed(),
               "copy button shown with JavaScript")
+        where = d.find_element(By.CSS_SELECTOR, ".evidence .where").text
+        check(where.startswith("pasted log, line "), "evidence of a paste reads 'pasted log, line N': " + where)
+        meanings = d.find_elements(By.CSS_SELECTOR, ".evidence details.meaning")
+        check(len(meanings) > 0, "evidence lines say what they mean")
+        if meanings:
+            meanings[0].find_element(By.TAG_NAME, "summary").click()
+            check("out of memory" in meanings[0].text.lower() or "rank" in meanings[0].text,
+                  "the first evidence line's meaning opens: " + meanings[0].text[:80])
         shot(d, "02-result-oom")
 
         # upload a tarball of a log folder
@@ -111,6 +119,14 @@ def main():
         shot(d, "05-kb-search")
         d.get(base + "/kb/cuda-oom")
         check(d.find_element(By.ID, "fix") is not None and "Code examples" in d.page_source, "entry page sections")
+        boxes = d.find_elements(By.CSS_SELECTOR, "#confirm ul.checklist input[type=checkbox]")
+        check(len(boxes) >= 2, "Confirm is a checklist of commands")
+        if boxes:
+            boxes[0].click()
+            check(boxes[0].is_selected(), "a Confirm step can be ticked")
+        refs = d.find_elements(By.CSS_SELECTOR, "#references ol.references a")
+        check(len(refs) >= 1 and refs[0].get_attribute("href").startswith("https://"),
+              "references listed apart, as links")
         shot(d, "06-kb-entry")
         rel = d.find_element(By.CSS_SELECTOR, "#related-entries a.related")
         target = rel.get_attribute("href")
