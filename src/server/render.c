@@ -55,7 +55,8 @@ void page_begin(FILE *f, const char *title, const char *nav, const char *root)
             root, root, root, root, root);
     static const struct {
         const char *key, *href, *label;
-    } items[] = {{"diagnose", "", "Diagnose"}, {"kb", "kb", "Encyclopedia"}, {"api", "api", "API"}};
+    } items[] = {{"diagnose", "", "Diagnose"}, {"kb", "kb", "Encyclopedia"}, {"history", "history", "History"},
+                   {"api", "api", "API"}};
     for (size_t i = 0; i < sizeof items / sizeof *items; i++) {
         /* the static export has no diagnosis page nor API */
         if (strcmp(root, "/") != 0 && strcmp(items[i].key, "kb") != 0)
@@ -524,5 +525,70 @@ void render_error(FILE *f, unsigned status, const char *msg)
     fprintf(f, "<section class=\"card\"><h1>%s</h1><p>", title);
     html_puts(f, msg);
     fputs("</p><p><a href=\"/\">Back to the diagnosis page</a></p></section>\n", f);
+    page_end(f);
+}
+
+void render_history(FILE *f, const char *csrf, const char *history, const char *error)
+{
+    page_begin(f, "History", "history", "/");
+    fputs("<section class=\"hero\"><h1>History</h1><p class=\"lede\">A team token keeps the masked "
+          "report of every diagnosis made with it, here and through the API. The logs themselves are "
+          "never stored.</p></section>\n", f);
+    if (error && *error) {
+        fputs("<p class=\"alert\" role=\"alert\">", f);
+        html_puts(f, error);
+        fputs("</p>\n", f);
+    }
+    json_error_t je;
+    json_t *list = history ? json_loads(history, 0, &je) : NULL;
+    if (list == NULL) {
+        fputs("<form class=\"card signin\" method=\"post\" action=\"/signin\"><input type=\"hidden\" "
+              "name=\"csrf\" value=\"", f);
+        html_puts(f, csrf ? csrf : "");
+        fputs("\"><label for=\"token\">Team token</label><input id=\"token\" name=\"token\" "
+              "type=\"password\" autocomplete=\"current-password\" required placeholder=\"flt_…\">"
+              "<div class=\"actions\"><button type=\"submit\" class=\"primary\">Sign in</button>"
+              "<span class=\"muted\">Ask whoever runs this server for one: "
+              "<code>faultline serve token add NAME</code>.</span></div></form>\n", f);
+        page_end(f);
+        return;
+    }
+    fputs("<section class=\"card\"><form class=\"signout\" method=\"post\" action=\"/signout\">"
+          "<input type=\"hidden\" name=\"csrf\" value=\"", f);
+    html_puts(f, csrf ? csrf : "");
+    fputs("\"><button type=\"submit\">Sign out</button></form>", f);
+    if (json_array_size(list) == 0)
+        fputs("<p class=\"muted empty\">No diagnosis yet: paste a log on the "
+              "<a href=\"/\">Diagnose</a> page while signed in.</p>", f);
+    else
+        fputs("<table class=\"history\"><thead><tr><th>When (UTC)</th><th>Diagnosis</th><th>Rank</th>"
+              "<th>Ranks seen</th></tr></thead><tbody>", f);
+    size_t i;
+    json_t *h;
+    json_array_foreach(list, i, h)
+    {
+        const json_t *rep = json_object_get(h, "report");
+        const json_t *d = json_array_get(json_object_get(rep, "diagnoses"), 0);
+        fprintf(f, "<tr><td>");
+        html_puts(f, jstr(h, "created"));
+        fprintf(f, "</td><td><a href=\"/history/%lld\">", (long long)json_integer_value(json_object_get(h, "id")));
+        html_puts(f, d ? jstr(d, "title") : "No known failure");
+        fputs("</a>", f);
+        if (d) {
+            fputs(" <code>", f);
+            html_puts(f, jstr(d, "id"));
+            fputs("</code>", f);
+        }
+        const json_t *ir = d ? json_object_get(d, "initiating_rank") : NULL;
+        if (json_is_integer(ir))
+            fprintf(f, "</td><td>%lld", (long long)json_integer_value(ir));
+        else
+            fputs("</td><td>—", f);
+        fprintf(f, "</td><td>%zu</td></tr>", json_array_size(json_object_get(json_object_get(rep, "input"), "ranks")));
+    }
+    if (json_array_size(list))
+        fputs("</tbody></table>", f);
+    fputs("</section>\n", f);
+    json_decref(list);
     page_end(f);
 }

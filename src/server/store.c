@@ -281,3 +281,21 @@ char *store_history_json(struct store *s, long token_id, unsigned limit, size_t 
     sqlite3_finalize(st);
     return out;
 }
+
+char *store_report_json(struct store *s, long token_id, long report_id, size_t *len)
+{
+    sqlite3_stmt *st;
+    char *out = NULL;
+    if (sqlite3_prepare_v2(s->db, "SELECT json FROM report WHERE id = ? AND token_id = ?", -1, &st, NULL) !=
+        SQLITE_OK)
+        return NULL;
+    sqlite3_bind_int64(st, 1, report_id);
+    sqlite3_bind_int64(st, 2, token_id);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(st, 0);
+        if (t && (out = strdup(t)))
+            *len = strlen(out);
+    }
+    sqlite3_finalize(st);
+    return out;
+}

@@ -147,6 +147,26 @@ def main():
               or "&lt;script&gt;" in d.page_source, "XSS: the markup is shown as text")
         check(not d.find_elements(By.CSS_SELECTOR, "main img"), "XSS: no image element from the log")
         shot(d, "08-xss-as-text")
+
+        # History: sign in with a team token, diagnose, find the report again
+        token = s.token("browser-team")
+        d.get(base + "/history")
+        d.find_element(By.ID, "token").send_keys(token)
+        old = d.find_element(By.TAG_NAME, "html")
+        d.find_element(By.CSS_SELECTOR, "form.signin button[type=submit]").click()
+        WebDriverWait(d, 60).until(EC.staleness_of(old))
+        check("Sign out" in d.page_source and "No diagnosis yet" in d.page_source, "history: signed in, empty")
+        d.get(base + "/")
+        paste(d, open("examples/torchrun-8rank-oom/train.log").read())
+        d.get(base + "/history")
+        rows = d.find_elements(By.CSS_SELECTOR, "table.history tbody tr")
+        check(len(rows) == 1 and "cuda-oom" in rows[0].text, "history: the paste is listed")
+        shot(d, "10-history")
+        if rows:
+            old = d.find_element(By.TAG_NAME, "html")
+            rows[0].find_element(By.TAG_NAME, "a").click()
+            WebDriverWait(d, 60).until(EC.staleness_of(old))
+            check(d.find_element(By.CSS_SELECTOR, ".init-rank").text == "rank 3", "history: the report reopens")
     finally:
         d.quit()
 
