@@ -14,7 +14,7 @@ from common import entry, log, setup
 
 def native_write(rank, payload):
     address = 0 if rank == 1 else ctypes.addressof(payload)  # rank 1's handle was never opened
-    return ctypes.string_at(address, 4)
+    return ctypes.string_at(address)  # reads up to the NUL byte, as the C helper's strlen does
 
 
 def main():
