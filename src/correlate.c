@@ -552,7 +552,8 @@ enum fl_status correlator_add(struct correlator *c, int entry, int signal,
         struct event *ev = &st->events[st->nevents];
         *ev = (struct event){.signal = signal, .src = lv->src, .line_no = lv->line_no,
                              .rank = lv->meta.rank, .ts_ms = lv->meta.ts_ms,
-                             .ts_no_year = lv->meta.ts_no_year, .seq = seq};
+                             .ts_no_year = lv->meta.ts_no_year,
+                             .ts_no_zone = lv->meta.ts_no_zone, .seq = seq};
         memcpy(ev->host, lv->meta.host, HOST_MAX);
         ev->text = xstrndup(lv->msg, lv->msg_len < TEXT_MAX ? lv->msg_len : TEXT_MAX);
         if (ev->text == NULL)
@@ -637,8 +638,10 @@ static void first_event(const struct entry_state *st, struct candidate *cd)
             break;
         }
     for (size_t i = 0; i < st->nevents; i++)
-        if (st->events[i].seq == cd->first_seq)
+        if (st->events[i].seq == cd->first_seq) {
             cd->ts_no_year = st->events[i].ts_no_year;
+            cd->ts_no_zone = st->events[i].ts_no_zone;
+        }
 }
 
 static int cmp_long(const void *a, const void *b)
@@ -970,6 +973,8 @@ static void exception_diagnosis(const struct run_analysis *a, const struct extra
     }
     memcpy(d->host, e->host, HOST_MAX);
     d->first_ts = e->ts_ms;
+    d->ts_no_year = e->ts_no_year;
+    d->ts_no_zone = e->ts_no_zone;
     d->evidence = calloc(1, sizeof *d->evidence);
     if (d->evidence) {
         d->evidence[0] = (struct evidence){xstrdup(sources[e->src].name), e->line_no, e->rank,
@@ -1010,6 +1015,7 @@ static struct diagnosis *headline_diagnosis(struct run_analysis *a, const struct
         memcpy(d->host, cd->host, HOST_MAX);
         d->first_ts = cd->first_ts;
         d->ts_no_year = cd->ts_no_year;
+        d->ts_no_zone = cd->ts_no_zone;
         evidence_from_events(cd->st, cd, sources, max_evidence, d);
     }
     struct diagnosis *top = &r->diagnoses[0];

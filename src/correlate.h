@@ -26,7 +26,7 @@ struct event {
     long rank;
     char host[HOST_MAX];
     int64_t ts_ms;
-    bool ts_no_year;
+    bool ts_no_year, ts_no_zone;
     uint64_t seq;
     char *text;
 };
@@ -73,7 +73,7 @@ struct candidate {
     const struct entry_state *st; /* its matched lines and the ranks it was seen on */
     size_t matched;              /* distinct positive signals (config included) */
     int64_t first_ts;
-    bool ts_no_year;
+    bool ts_no_year, ts_no_zone;
     uint64_t first_seq;
     long rank;                   /* where it was seen first: the rank of the line, or -1 */
     char host[HOST_MAX];

@@ -612,8 +612,11 @@ static void add_exception(struct extractor *x, struct tb_state *t, const struct 
     /* the exception line's own time, which it rarely has, else the header's (own or
      * inherited): a time the exception line only inherits would depend on whether a pattern
      * matched it */
-    e->ts_ms = lv->meta.ts_ms != TS_UNKNOWN && !lv->meta.ts_inherited ? lv->meta.ts_ms
-                                                                      : t->meta.ts_ms;
+    const struct line_meta *tm = lv->meta.ts_ms != TS_UNKNOWN && !lv->meta.ts_inherited ? &lv->meta
+                                                                                       : &t->meta;
+    e->ts_ms = tm->ts_ms;
+    e->ts_no_year = tm->ts_no_year;
+    e->ts_no_zone = tm->ts_no_zone;
     e->seq = x->seq++;
     e->next_seq = UINT64_MAX;
     if (e->type == NULL || e->message == NULL) {
@@ -723,6 +726,7 @@ static void read_error_file(struct extractor *x, const struct line_view *lv)
     if (secs > 0) {
         v.meta.ts_ms = (int64_t)secs * 1000;
         v.meta.ts_no_year = false;
+        v.meta.ts_no_zone = false; /* seconds since the epoch: UTC */
         v.meta.ts_inherited = false;
     }
     for (const char *p = stack; p && *p;) {

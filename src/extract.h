@@ -67,6 +67,7 @@ struct exception_event {
     long rank;
     char host[HOST_MAX];
     int64_t ts_ms;
+    bool ts_no_year, ts_no_zone; /* as in struct line_meta */
     uint64_t seq;            /* global order of arrival */
     uint64_t next_seq;       /* the exception raised while handling this one, or UINT64_MAX */
     bool next_is_cause;      /* ... and this one was its direct cause ("raise ... from") */

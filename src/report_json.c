@@ -26,7 +26,7 @@ static json_t *diagnosis_json(const struct diagnosis *d)
     json_object_set_new(o, "initiating_host", d->host[0] ? json_string(d->host) : json_null());
     if (d->first_ts != TS_UNKNOWN) {
         char t[40];
-        report_format_time(d->first_ts, d->ts_no_year, t, sizeof t);
+        report_format_time(d->first_ts, d->ts_no_year, d->ts_no_zone, t, sizeof t);
         json_object_set_new(o, "first_seen", json_string(t));
     } else {
         json_object_set_new(o, "first_seen", json_null());

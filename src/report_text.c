@@ -40,7 +40,7 @@ static void write_diagnosis(const struct diagnosis *d, size_t index, const struc
                  where[0] ? " " : "", d->host);
     if (d->first_ts != TS_UNKNOWN) {
         char t[40];
-        report_format_time(d->first_ts, d->ts_no_year, t, sizeof t);
+        report_format_time(d->first_ts, d->ts_no_year, d->ts_no_zone, t, sizeof t);
         snprintf(where + strlen(where), sizeof where - strlen(where), "%sat %s", where[0] ? " " : "", t);
     }
     wrap(out, "Started", where[0] ? where : "rank unknown", s);

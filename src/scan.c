@@ -449,6 +449,7 @@ static void note_step(struct fl_scanner *s, struct source *so, const struct wind
     lv.meta.rank = rank;
     lv.meta.ts_ms = own.ts_ms;
     lv.meta.ts_no_year = own.ts_no_year;
+    lv.meta.ts_no_zone = own.ts_no_zone;
     note_rank(s, rank);
     extract_note_progress(&s->x, &lv, 1);
     struct rank_live *rl = rank >= 0 ? live_of(s, rank) : NULL;
@@ -606,6 +607,7 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         scanner_time_of_span(&so->time, &tv, ls, le, &own);
         lv.meta.ts_ms = own.ts_ms;
         lv.meta.ts_no_year = own.ts_no_year;
+        lv.meta.ts_no_zone = own.ts_no_zone;
     }
     if (lv.meta.ts_ms != TS_UNKNOWN) {
         scanner_time_dated(&so->time, ls, le, &lv.meta);
