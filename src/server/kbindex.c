@@ -8,6 +8,7 @@
 #include "kbindex.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -345,4 +346,51 @@ char *kbindex_symptom_for(const struct kb_meta *m, const char *line)
         if (*c == '\n')
             *c = ' ';
     return out;
+}
+
+const char *kbindex_section(const struct kb_meta *m, const char *name, size_t *len)
+{
+    size_t nl = strlen(name);
+    bool fence = false;
+    const char *start = NULL;
+    for (const char *p = m->body; p && *p;) {
+        if (strncmp(p, "```", 3) == 0)
+            fence = !fence;
+        if (!fence && strncmp(p, "## ", 3) == 0) {
+            if (start) {
+                *len = (size_t)(p - start);
+                return start;
+            }
+            if (strncmp(p + 3, name, nl) == 0 && p[3 + nl] == '\n')
+                start = p + 4 + nl;
+        }
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    if (start)
+        *len = strlen(start);
+    return start;
+}
+
+char *kbindex_quick(const struct kb_meta *m, const char *label)
+{
+    size_t n, ll = strlen(label);
+    const char *s = kbindex_section(m, "Quick answer", &n), *end = s ? s + n : NULL;
+    for (const char *p = s; p && p < end;) {
+        if (strncmp(p, "- **", 4) == 0 && strncmp(p + 4, label, ll) == 0 && strncmp(p + 4 + ll, ":**", 3) == 0) {
+            const char *b = p + 7 + ll, *e = b;
+            while (e < end && !(e[0] == '\n' && (e + 1 == end || e[1] == '-' || e[1] == '\n')))
+                e++;
+            while (b < e && *b == ' ')
+                b++;
+            char *out = strndup(b, (size_t)(e - b));
+            for (char *c = out; c && *c; c++)
+                if (*c == '\n')
+                    *c = ' ';
+            return out;
+        }
+        p = memchr(p, '\n', (size_t)(end - p));
+        p = p ? p + 1 : NULL;
+    }
+    return NULL;
 }

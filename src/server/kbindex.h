@@ -42,5 +42,9 @@ char *kbindex_section_para(const struct kb_meta *m, const char *name);
  * quoted message the line contains (digits may differ), as Markdown in a new string; NULL when
  * no bullet quotes it. */
 char *kbindex_symptom_for(const struct kb_meta *m, const char *line);
+/* The Markdown of section `name` ("FAQ"), up to the next "## " heading; NULL when absent. */
+const char *kbindex_section(const struct kb_meta *m, const char *name, size_t *len);
+/* The text of a "- **Label:** ..." bullet of the Quick answer, as a new string, or NULL. */
+char *kbindex_quick(const struct kb_meta *m, const char *label);
 
 #endif

@@ -410,15 +410,28 @@ static void followups(FILE *f, const struct kbindex *idx, const json_t *diags,
                 html_puts(f, jstr(ev, "text"));
                 fputs("</code>", f);
             }
+            /* what tells it apart: its own symptom, and the entry's commands that confirm it */
+            const struct kb_meta *alt = kbindex_find(idx, jstr(d, "id"));
+            char *sym = alt ? kbindex_quick(alt, "Symptom") : NULL;
+            if (sym) {
+                fputs("<div class=\"apart\"><span class=\"muted\">It is this one if</span> ", f);
+                kbpage_markdown(f, sym, strlen(sym));
+                fputs("<a href=\"/kb/", f);
+                html_puts(f, alt->info.id);
+                fputs("#confirm\">How to confirm it</a></div>", f);
+                free(sym);
+            }
             fputs("</li>", f);
         }
         fputs("</ol></details>", f);
     }
     const struct kb_meta *m = kbindex_find(idx, jstr(json_array_get(diags, 0), "id"));
-    if (m) {
-        fputs("<details><summary>Frequently asked</summary><p>The entry's <a href=\"/kb/", f);
-        html_puts(f, m->info.id);
-        fputs("#faq\">FAQ</a> answers the usual follow-ups for this failure.</p></details>", f);
+    size_t faq_len = 0;
+    const char *faq = m ? kbindex_section(m, "FAQ", &faq_len) : NULL;
+    if (faq) {
+        fputs("<details class=\"faq\"><summary>Frequently asked</summary>", f);
+        kbpage_markdown(f, faq, faq_len);
+        fputs("</details>", f);
     }
     fputs("</section>\n", f);
 }

@@ -90,7 +90,22 @@ def main():
             meanings[0].find_element(By.TAG_NAME, "summary").click()
             check("out of memory" in meanings[0].text.lower() or "rank" in meanings[0].text,
                   "the first evidence line's meaning opens: " + meanings[0].text[:80])
+        for summary in d.find_elements(By.CSS_SELECTOR, ".followups summary"):
+            summary.click()
+        faq = d.find_elements(By.CSS_SELECTOR, ".followups details.faq h3")
+        check(len(faq) >= 2, "the entry's FAQ answers inline (%d questions)" % len(faq))
         shot(d, "02-result-oom")
+        # two failures in one paste: the runner-up says what would tell it apart
+        d.get(base + "/")
+        paste(d, "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a "
+                 "total capacity of 79.10 GiB of which 1.62 GiB is free.\n"
+                 "[rank1]: RuntimeError: DataLoader worker (pid 4242) is killed by signal: Killed.\n")
+        for summary in d.find_elements(By.CSS_SELECTOR, ".followups summary"):
+            summary.click()
+        apart = d.find_elements(By.CSS_SELECTOR, ".followups .others .apart")
+        check(len(apart) == 1 and "confirm" in apart[0].text.lower(),
+              "a runner-up says what tells it apart and how to confirm it")
+        shot(d, "02b-result-runner-up")
 
         # upload a tarball of a log folder
         tmp = tempfile.mkdtemp()
