@@ -1323,6 +1323,8 @@ enum fl_status fl_report_mask(struct fl_report *r, struct fl_masker *m)
     }
     if (st == FL_OK)
         st = mask_str(m, &r->note);
+    for (size_t i = 0; i < r->nwarnings && st == FL_OK; i++)
+        st = mask_str(m, &r->warnings[i]);
     /* stack frames name files, which may sit in a home folder */
     for (size_t i = 0; i < r->nstacks && st == FL_OK; i++)
         for (size_t j = 0; j < r->stacks[i].nframes && st == FL_OK; j++)

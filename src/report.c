@@ -32,6 +32,9 @@ void report_free_contents(struct fl_report *r)
     free(r->errors);
     free(r->ranks);
     free(r->note);
+    for (size_t i = 0; i < r->nwarnings; i++)
+        free(r->warnings[i]);
+    free(r->warnings);
     for (size_t i = 0; i < r->nstacks; i++) {
         free(r->stacks[i].ranks);
         for (size_t j = 0; j < r->stacks[i].nframes; j++)

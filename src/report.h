@@ -68,6 +68,9 @@ struct fl_report {
     struct source_error *errors;
     size_t nerrors;
     char *note;                    /* how the initiating rank was decided, when it matters */
+    char **warnings;               /* what the reader should know about how the input was read:
+                                      a signal disabled for its cost (PATTERN_BUDGET) */
+    size_t nwarnings;
     struct stack_group *stacks;
     size_t nstacks;
 };

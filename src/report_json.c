@@ -85,6 +85,12 @@ enum fl_status report_write_json(const struct fl_report *r, FILE *out)
         json_array_append_new(errors, e);
     }
     json_object_set_new(input, "errors", errors);
+    if (r->nwarnings) { /* only when there are some: reports without stay as they were */
+        json_t *w = json_array();
+        for (size_t i = 0; i < r->nwarnings; i++)
+            json_array_append_new(w, json_string(r->warnings[i]));
+        json_object_set_new(input, "warnings", w);
+    }
     /* false when a source could be read only in part: an empty "diagnoses" then proves nothing */
     json_object_set_new(input, "complete", json_boolean(r->nerrors == 0));
     json_object_set_new(root, "input", input);

@@ -101,5 +101,7 @@ enum fl_status report_write_markdown(const struct fl_report *r, FILE *out)
         }
         fputc('\n', out);
     }
+    for (size_t i = 0; i < r->nwarnings; i++)
+        fprintf(out, "%s**Warning:** %s\n", i ? "" : "\n", r->warnings[i]);
     return ferror(out) ? FL_ERR_IO : FL_OK;
 }

@@ -130,5 +130,7 @@ enum fl_status report_write_text(const struct fl_report *r, const struct fl_repo
     for (size_t i = 0; i < r->nerrors; i++)
         fprintf(out, "%swarning:%s %s: %s\n", s->yellow, s->reset, r->errors[i].source,
                 r->errors[i].msg);
+    for (size_t i = 0; i < r->nwarnings; i++)
+        fprintf(out, "%swarning:%s %s\n", s->yellow, s->reset, r->warnings[i]);
     return ferror(out) ? FL_ERR_IO : FL_OK;
 }
