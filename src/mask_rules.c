@@ -30,11 +30,15 @@
 #define ARG "([^\\s\"'`]+)"
 
 const struct rule mask_rules[] = {
-    /* 0, 1: mask.c's key-block state machine knows these two by index */
-    {K_PEM_BEGIN, true, "-----BEGIN [A-Z0-9 ]*PRIVATE KEY", 0,
-     "-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----", "<private-key>", C_NONE},
-    {K_PEM_END, true, "-----END [A-Z0-9 ]*PRIVATE KEY", 0,
-     "-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----", "<private-key>", C_NONE},
+    /* 0, 1: mask.c's key-block state machine knows these two by index. A PuTTY key file's
+     * private part is a block too: "Private-Lines: N", N lines of base64, "Private-MAC: hex"
+     * (its Public-Lines stay) */
+    {K_PEM_BEGIN, true, "-----BEGIN [A-Z0-9 ]*PRIVATE KEY|Private-Lines: [0-9]", 0,
+     "-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?<![A-Za-z0-9-])Private-Lines: [0-9]+",
+     "<private-key>", C_NONE},
+    {K_PEM_END, true, "-----END [A-Z0-9 ]*PRIVATE KEY|Private-MAC: [0-9a-f]", 0,
+     "-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?<![A-Za-z0-9-])Private-MAC: [0-9a-f]+",
+     "<private-key>", C_NONE},
     /* scheme://user:password@ and scheme://:password@ (redis) */
     {K_URL, true, "://[^\\s:/@\"']*:[^\\s/@\"']+@", 0,
      "([A-Za-z][A-Za-z0-9+.-]*://)([^\\s:/@\"'<>]*):[^\\s/@\"']+@", NULL, C_NONE},
