@@ -892,6 +892,16 @@ static void evidence_from_events(const struct entry_state *st, const struct cand
  * KEY_LINE_WINDOW lines before it goes first in the evidence (and counts in its total). */
 #define KEY_LINE_WINDOW 20
 
+/* "RuntimeError: message", "torch.OutOfMemoryError: ...": a class that names an error, with a
+ * message (not a line inside a traceback that only looks like one, such as base64) */
+static bool named_error(const struct exception_event *e)
+{
+    size_t n = e->type ? strlen(e->type) : 0;
+    return e->message && e->message[0] &&
+           ((n > 5 && strcmp(e->type + n - 5, "Error") == 0) ||
+            (n > 9 && strcmp(e->type + n - 9, "Exception") == 0));
+}
+
 static void evidence_key_line(const struct extractor *x, const struct candidate *cd,
                               const struct source_info *sources, unsigned max, struct diagnosis *d)
 {
@@ -905,8 +915,9 @@ static void evidence_key_line(const struct extractor *x, const struct candidate 
     const struct exception_event *key = NULL;
     for (size_t i = 0; i < x->nexceptions; i++) {
         const struct exception_event *e = &x->exceptions[i];
-        if (e->src == init->src && e->rank == init->rank && e->type && e->line_no < init->line_no &&
-            e->line_no + KEY_LINE_WINDOW >= init->line_no && (key == NULL || e->line_no < key->line_no))
+        if (e->src == init->src && e->rank == init->rank && named_error(e) &&
+            e->line_no < init->line_no && e->line_no + KEY_LINE_WINDOW >= init->line_no &&
+            (key == NULL || e->line_no < key->line_no))
             key = e;
     }
     if (key == NULL)
