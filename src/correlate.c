@@ -43,6 +43,12 @@
 #include <string.h>
 #include <strings.h>
 
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return x < y ? -1 : x > y;
+}
+
 static bool earlier(int64_t ts_a, uint64_t seq_a, int64_t ts_b, uint64_t seq_b)
 {
     if (ts_a != TS_UNKNOWN && ts_b != TS_UNKNOWN && ts_a != ts_b)
@@ -405,6 +411,194 @@ static bool rule_elimination(struct run_analysis *a)
     return true;
 }
 
+/* ---------------------------------------------------------------- what torchrun's summary says */
+
+/* SIGTERM, SIGINT, SIGHUP: what the agent (or a scheduler, or a person) sends to stop workers. */
+static bool stop_signal(int exitcode)
+{
+    return exitcode == -15 || exitcode == -2 || exitcode == -1;
+}
+
+static const struct launcher_failure *listed(const struct run_analysis *a, long rank)
+{
+    for (size_t i = 0; i < a->nfailures; i++)
+        if (a->failures[i].rank == rank)
+            return &a->failures[i];
+    return NULL;
+}
+
+/* The one rank the summary lists as killed by a signal nobody sends to stop a worker (SIGKILL,
+ * SIGSEGV, SIGABRT, ...), or -1. */
+static const struct launcher_failure *signal_death(const struct run_analysis *a)
+{
+    const struct launcher_failure *found = NULL;
+    for (size_t i = 0; i < a->nfailures; i++) {
+        const struct launcher_failure *f = &a->failures[i];
+        if (f->rank < 0 || f->exitcode >= 0 || stop_signal(f->exitcode))
+            continue;
+        if (found && found->rank != f->rank)
+            return NULL;
+        found = f;
+    }
+    return found;
+}
+
+static bool rank_written(const struct candidate *cd)
+{
+    for (size_t j = 0; j < cd->st->nranks; j++)
+        if (cd->st->ranks[j].rank >= 0)
+            return true;
+    return false;
+}
+
+/* A worker killed by a signal prints nothing: torchrun's summary lists it under its rank with
+ * "exitcode : -9" (or -11, -6), and the "traceback : Signal 9 (SIGKILL) received by PID" line
+ * that the entries match names no rank. When the headline is such a primary failure and none of
+ * its lines names a rank of its own, the one rank killed by such a signal is its rank. */
+static bool rule_signal_death(struct run_analysis *a)
+{
+    if (a->kind != HEADLINE_CANDIDATE || cand_entry(a, &a->cands[a->top])->collateral ||
+        rank_written(&a->cands[a->top]))
+        return false;
+    const struct launcher_failure *f = signal_death(a);
+    if (f == NULL)
+        return false;
+    a->rank = f->rank;
+    buf_printf(&a->why, "torchrun's summary lists rank %ld as killed by signal %d, which leaves no "
+               "traceback", f->rank, -f->exitcode);
+    decided(a, &a->rank_rule, "signal_death", "torchrun lists rank %ld with exitcode %d: the one "
+            "worker killed by a signal that is not a stop request", f->rank, f->exitcode);
+    return true;
+}
+
+#define JOB_RANKS_MAX 4096
+
+static bool launcher_own(const struct exception_event *e)
+{
+    return strstr(e->type, "ChildFailedError") || strstr(e->type, "SignalException");
+}
+
+/* Every rank of the job as far as the logs tell, sorted and unique: those named anywhere, those
+ * the summary lists and, on one node (every listed rank is its own local rank), the local ranks
+ * below the number of workers: those listed plus those the agent stopped. */
+static size_t job_ranks(const struct run_analysis *a, long *v)
+{
+    size_t n = 0;
+    bool one_node = true;
+    long top = -1;
+    for (size_t i = 0; i < a->nranks && n < JOB_RANKS_MAX; i++)
+        v[n++] = a->ranks[i];
+    for (size_t i = 0; i < a->nfailures && n < JOB_RANKS_MAX; i++) {
+        const struct launcher_failure *f = &a->failures[i];
+        if (f->rank < 0)
+            continue;
+        one_node &= f->rank == f->local_rank;
+        if (f->rank > top)
+            top = f->rank;
+        v[n++] = f->rank;
+    }
+    long workers = (long)(a->nfailures + a->launcher_stopped);
+    if (one_node && top + 1 > workers)
+        workers = top + 1;
+    for (long r = 0; one_node && r < workers && r < JOB_RANKS_MAX && n < JOB_RANKS_MAX; r++)
+        v[n++] = r;
+    qsort(v, n, sizeof *v, cmp_long);
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] >= 0 && (u == 0 || v[u - 1] != v[i]))
+            v[u++] = v[i];
+    return u;
+}
+
+/* The one rank that shows nothing while every other rank of the job shows only consequences, or
+ * -1. A console log without rank prefixes names no rank on its exceptions: the ranks the summary
+ * lists with exitcode 1 (Python's exit on an uncaught exception) are taken to have raised those
+ * consequences, and what is left over to be the stopped workers'. */
+static long silent_rank(const struct run_analysis *a)
+{
+    long v[JOB_RANKS_MAX];
+    size_t n = job_ranks(a, v);
+    size_t unranked = 0, quiet = 0, own = 0;
+    for (size_t i = 0; i < a->nexc; i++) {
+        unranked += a->exc[i].rank < 0 && !launcher_own(&a->exc[i]) &&
+                    correlator_exception_is_consequence(&a->exc[i]);
+        own += a->exc[i].rank < 0 && launcher_own(&a->exc[i]);
+    }
+    /* interleaved tracebacks of unnamed ranks read as one exception: their headers count them */
+    if (a->unranked_tracebacks > own && a->unranked_tracebacks - own > unranked)
+        unranked = a->unranked_tracebacks - own;
+    bool shows[JOB_RANKS_MAX];
+    for (size_t i = 0; i < n; i++) {
+        const struct launcher_failure *f = listed(a, v[i]);
+        shows[i] = rank_shows_collateral(a, v[i]);
+        if (!shows[i] && f && f->exitcode == 1 && unranked > 0) {
+            shows[i] = true;
+            unranked--;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        quiet += !shows[i] && listed(a, v[i]) == NULL;
+    long left = -1;
+    size_t nleft = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (shows[i] || (listed(a, v[i]) == NULL && quiet <= unranked))
+            continue;
+        nleft++;
+        left = v[i];
+    }
+    return nleft == 1 && n >= 2 ? left : -1;
+}
+
+/* With only consequences on the ranks (timeouts, closed connections), how the one silent rank
+ * ended says what happened, from torchrun's summary:
+ *   listed with an exit code of its own (sys.exit(3), os._exit) and no traceback: the program
+ *   ended that rank early, and the others lost it: child-failed, on that rank;
+ *   not listed and stopped by the agent after the others failed: it never reached the collective
+ *   they timed out in: rank-stuck-outside-collective, or on rank 0, the rank that does the solo
+ *   work (saving, evaluating, logging), rank0-long-work-timeout;
+ *   not listed and not stopped: it ended without error while its peers were still in a
+ *   collective: its loop ran out of data first, uneven-inputs-hang. */
+static bool rule_silent_rank(struct run_analysis *a)
+{
+    if (a->nfailures == 0)
+        return false;
+    long s = silent_rank(a);
+    if (s < 0)
+        return false;
+    const struct launcher_failure *f = listed(a, s);
+    const char *id, *how;
+    if (f && f->exitcode > 0) {
+        id = "child-failed";
+        how = "exited with a code of its own and no traceback";
+    } else if (f && !stop_signal(f->exitcode)) {
+        return false; /* killed by a signal: that entry's own signals decide */
+    } else if (f == NULL && a->launcher_stopped == 0) {
+        id = "uneven-inputs-hang";
+        how = "ended without an error while the others waited in a collective";
+    } else {
+        id = s == 0 ? "rank0-long-work-timeout" : "rank-stuck-outside-collective";
+        how = "never reached the collective the others failed in, and was stopped";
+    }
+    const struct entry *e = entry_by_id(a->kb, id);
+    if (e == NULL)
+        return false;
+    for (size_t i = 0; i < a->ncand && a->kind == HEADLINE_CANDIDATE; i++)
+        if (!a->cands[i].dropped && cand_entry(a, &a->cands[i]) == e)
+            a->top = i;
+    if (a->kind == HEADLINE_EXCEPTION) {
+        a->exc_entry = e;
+        a->consequence = false;
+    } else if (cand_entry(a, &a->cands[a->top]) != e) {
+        a->headline_entry = e;
+    }
+    a->rank = s;
+    buf_printf(&a->why, "every other rank reported only consequences; rank %ld %s", s, how);
+    decided(a, &a->headline_rule, "silent_rank", "rank %ld %s: %s", s, how, id);
+    decided(a, &a->rank_rule, "silent_rank", "rank %ld is the one rank that reported no "
+            "consequence of its own", s);
+    return true;
+}
+
 static bool rule_launcher_hint(struct run_analysis *a)
 {
     if (a->launcher_root_rank < 0)
@@ -441,7 +635,7 @@ void correlator_decide(struct run_analysis *a)
     a->kind = HEADLINE_NONE;
     a->consequence = false;
     a->rank = -1;
-    a->exc_entry = NULL;
+    a->exc_entry = a->headline_entry = NULL;
     rule_specific_over_generic(a);
     rule_time_order(a);
     if (!rule_primary_beats_collateral(a)) {
@@ -449,7 +643,11 @@ void correlator_decide(struct run_analysis *a)
             rule_exception_class(a);
         else if (!rule_collateral_only(a))
             return;
+        else if (rule_silent_rank(a))
+            return;
     }
+    if (rule_signal_death(a))
+        return;
     bool collateral = a->consequence ||
                       (a->kind == HEADLINE_CANDIDATE && cand_entry(a, &a->cands[a->top])->collateral);
     bool hang = collateral || (a->kind == HEADLINE_CANDIDATE &&
@@ -641,11 +839,6 @@ static void first_event(const struct entry_state *st, struct candidate *cd)
             cd->ts_no_year = st->events[i].ts_no_year;
 }
 
-static int cmp_long(const void *a, const void *b)
-{
-    long x = *(const long *)a, y = *(const long *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* Where a frame is a wait for the other ranks: a collective, a point-to-point receive, a barrier
  * or a device synchronisation. */
@@ -1005,7 +1198,8 @@ static struct diagnosis *headline_diagnosis(struct run_analysis *a, const struct
         if (!is_diag)
             continue;
         struct diagnosis *d = &r->diagnoses[r->ndiagnoses++];
-        fill_prose(d, e);
+        /* what the ranks' behaviour says this candidate is a consequence of */
+        fill_prose(d, n == 0 && a->headline_entry ? a->headline_entry : e);
         d->rank = cd->rank;
         memcpy(d->host, cd->host, HOST_MAX);
         d->first_ts = cd->first_ts;
@@ -1039,6 +1233,14 @@ static void score_diagnoses(const struct run_analysis *a, struct fl_report *r)
         for (size_t j = 0; j < a->ncand && !cd; j++)
             if (!a->cands[j].dropped && cand_entry(a, &a->cands[j]) == d->entry)
                 cd = &a->cands[j];
+        if (cd == NULL) { /* the headline_entry: inferred from the ranks, not matched */
+            struct score_input in = {.entry = d->entry, .matched_signals = 1,
+                                     .rank_known = d->rank >= 0,
+                                     .time_known = d->first_ts != TS_UNKNOWN, .is_top = i == 0,
+                                     .has_collateral = d->ncollateral > 0, .inferred = true};
+            d->confidence = score_confidence(&in);
+            continue;
+        }
         struct score_input in = {.entry = d->entry, .counts = cd->st->counts,
                                  .matched_signals = cd->matched, .nranks = cd->st->nranks,
                                  .rank_known = d->rank >= 0,
@@ -1065,6 +1267,10 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
     /* the summary names a global rank; the agent's "failed (exitcode ...)" line a local one,
      * the same on one node */
     a.launcher_root_rank = x->launcher_root_rank >= 0 ? x->launcher_root_rank : x->launcher_exit_rank;
+    a.failures = x->failures;
+    a.nfailures = x->nfailures;
+    a.launcher_stopped = x->launcher_stopped;
+    a.unranked_tracebacks = x->unranked_tracebacks;
     enum fl_status st = analyse_stacks(x, r, &a);
     if (st == FL_OK)
         st = analyse_progress(x, &a);

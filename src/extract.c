@@ -69,6 +69,12 @@ static const struct builtin_pattern builtins[] = {
     {BUILTIN_LAUNCHER_RANK, "rank +: [0-9]+ \\(local_rank: [0-9]+\\)", 0,
      "rank +: (?<grank>[0-9]+) \\(local_rank: [0-9]+\\)"},
     {BUILTIN_LAUNCHER_ROOT, "Root Cause \\(first observed failure\\):", 0, NULL},
+    /* the same template's next line: "  exitcode  : -9 (pid: 4104)" */
+    {BUILTIN_LAUNCHER_CODE, "exitcode +: -?[0-9]+ \\(pid: [0-9]+\\)", 0,
+     "exitcode +: (?<code>-?[0-9]+) \\(pid"},
+    /* the agent stopping the workers still running after one failed (multiprocessing/api.py
+     * close): "Sending process 4104 closing signal SIGTERM" */
+    {BUILTIN_LAUNCHER_STOP, "Sending process [0-9]+ closing signal SIG", 0, NULL},
     /* torchelastic's monitor (multiprocessing/api.py): "failed (exitcode: -9) local_rank: 3 (pid:
      * 4104) of binary: /usr/bin/python3", one line per failed worker, the first one first */
     {BUILTIN_LAUNCHER_EXIT, "failed \\(exitcode: -?[0-9]+\\) local_rank: [0-9]+ \\(pid: ", 0,
@@ -150,6 +156,7 @@ void extractor_free(struct extractor *x)
     free(x->hosts);
     free(x->chains);
     free(x->blocks);
+    free(x->failures);
     free(x->head_verdicts);
     for (size_t i = 0; i < x->nopen; i++)
         tb_free(&x->open[i]);
@@ -471,7 +478,8 @@ static struct launcher_block *block_of(struct extractor *x, int src, bool create
             return &x->blocks[i];
     if (!create || GROW(x->blocks, x->blocks_cap, x->nblocks, OPEN_MAX) != FL_OK)
         return NULL;
-    x->blocks[x->nblocks] = (struct launcher_block){.src = src, .rank = -1, .head_rank = -1};
+    x->blocks[x->nblocks] = (struct launcher_block){.src = src, .rank = -1, .local_rank = -1,
+                                                    .head_rank = -1};
     return &x->blocks[x->nblocks++];
 }
 
@@ -498,6 +506,9 @@ static struct tb_state *open_tb(struct extractor *x, const struct line_view *lv)
     struct tb_state fresh = {.src = lv->src, .rank = rank, .meta = lv->meta,
                              .block_pending = pending};
     fresh.original = memmem(lv->msg, lv->msg_len, "Original Traceback (", 20) != NULL;
+    /* tracebacks of ranks a console does not name interleave and replace each other below: their
+     * headers still count the ranks that raised */
+    x->unranked_tracebacks += rank < 0 && !pending && !fresh.original;
     /* a new header for the same source and rank replaces the open one (a chained exception) */
     for (size_t i = 0; i < x->nopen; i++)
         if (x->open[i].src == lv->src && x->open[i].rank == rank) {
@@ -676,6 +687,8 @@ static void note_launcher_rank(struct extractor *x, const struct fl_kb *kb, int 
         (r = group(x, kb, pattern, lv->msg, "grank", &n)) == NULL)
         return;
     b->rank = strtol(r, NULL, 10);
+    const char *l = memmem(lv->msg, lv->msg_len, "local_rank: ", 12);
+    b->local_rank = l ? strtol(l + 12, NULL, 10) : b->rank;
     if (!b->saw_rank) {
         b->head_rank = b->rank;
         b->head_settled = b->root_next;
@@ -684,6 +697,34 @@ static void note_launcher_rank(struct extractor *x, const struct fl_kb *kb, int 
     if (b->root_next && x->launcher_root_rank < 0)
         x->launcher_root_rank = b->rank;
     b->root_next = false;
+}
+
+/* Keeps f unless its rank is listed already (a summary printed twice, by torchrun and by a
+ * wrapper around it, says the same). */
+static void keep_failure(struct extractor *x, const struct launcher_failure *f)
+{
+    for (size_t i = 0; i < x->nfailures && f->rank >= 0; i++)
+        if (x->failures[i].rank == f->rank)
+            return;
+    if (GROW(x->failures, x->failures_cap, x->nfailures, LAUNCHER_FAILURES_MAX) == FL_OK)
+        x->failures[x->nfailures++] = *f;
+}
+
+/* "  exitcode  : -9 (pid: 4104)" of torchrun's summary: how the failure being listed ended. */
+static void note_launcher_code(struct extractor *x, const struct fl_kb *kb, int pattern,
+                               const struct line_view *lv)
+{
+    size_t n;
+    const char *c;
+    struct launcher_block *b = block_of(x, lv->src, true);
+    if (b == NULL || lv->meta.rank >= 0 || run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) <= 0 ||
+        (c = group(x, kb, pattern, lv->msg, "code", &n)) == NULL)
+        return;
+    struct launcher_failure f = {.rank = b->saw_rank ? b->rank : -1,
+                                 .local_rank = b->saw_rank ? b->local_rank : -1,
+                                 .exitcode = (int)strtol(c, NULL, 10), .src = lv->src,
+                                 .line_no = lv->line_no, .block_pending = !b->saw_rank};
+    keep_failure(x, &f);
 }
 
 static enum fl_status traceback_line(struct extractor *x, const struct line_view *lv);
@@ -783,6 +824,7 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
         stacks_on_thread(&x->stacks, lv->src, &lv->meta, lv->msg, lv->msg_len);
         return FL_OK;
     case BUILTIN_CHAIN:
+        x->unranked_tracebacks -= lv->meta.rank < 0 && x->unranked_tracebacks > 0;
         note_chain(x, lv, lv->msg_len > 4 && strncmp(lv->msg, "The ", 4) == 0);
         return FL_OK;
     case BUILTIN_LAUNCHER_RANK:
@@ -794,6 +836,12 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
             b->root_next = true;
         return FL_OK;
     }
+    case BUILTIN_LAUNCHER_CODE:
+        note_launcher_code(x, kb, pattern, lv);
+        return FL_OK;
+    case BUILTIN_LAUNCHER_STOP:
+        x->launcher_stopped++;
+        return FL_OK;
     case BUILTIN_LAUNCHER_EXIT: {
         size_t n;
         const char *r;
@@ -903,6 +951,20 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
     }
     src->nexceptions = 0;
     dst->exceptions_total += src->exceptions_total;
+    for (size_t i = 0; i < src->nfailures; i++) {
+        struct launcher_failure f = src->failures[i];
+        if (f.block_pending) {
+            f.rank = m->continues && f.src == 0 && before ? before->rank : -1;
+            f.local_rank = m->continues && f.src == 0 && before ? before->local_rank : -1;
+            f.block_pending = false;
+        }
+        if (f.src == 0)
+            f.line_no += line_offset;
+        f.src += src_offset;
+        keep_failure(dst, &f);
+    }
+    dst->launcher_stopped += src->launcher_stopped;
+    dst->unranked_tracebacks += src->unranked_tracebacks;
     for (size_t i = 0; i < src->nblocks; i++) {
         struct launcher_block b = src->blocks[i];
         bool cont = m->continues && b.src == 0;
@@ -913,6 +975,7 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
                 dst->launcher_root_rank = b.head_rank;
             if (b.saw_rank) {
                 d->rank = b.rank;
+                d->local_rank = b.local_rank;
                 d->root_next = b.root_next;
                 d->saw_rank = true;
             } else {

@@ -102,6 +102,7 @@ struct tb_state;
 struct launcher_block {
     int src;
     long rank;               /* of the failure listed last, or -1 */
+    long local_rank;
     bool root_next;          /* the next failure listed is the root cause */
     /* a file cut into segments: what this piece leaves for the piece before it to settle */
     bool saw_rank;           /* a failure's rank line was read in this piece */
@@ -118,6 +119,17 @@ struct line_verdict {
 };
 
 #define RANK_HOSTS_MAX 65536
+#define LAUNCHER_FAILURES_MAX 4096
+
+/* One failure of torchrun's summary: the worker's rank and how it ended. exitcode 1 is Python's
+ * uncaught exception; a negative one is the signal that killed the worker. */
+struct launcher_failure {
+    long rank, local_rank;
+    int exitcode;
+    int src;
+    uint64_t line_no;        /* of the exitcode line */
+    bool block_pending;      /* its rank line is in the piece of the file before this one */
+};
 
 struct rank_host {
     long rank;
@@ -145,6 +157,12 @@ struct extractor {
     size_t nblocks, blocks_cap;
     long launcher_root_rank;    /* torchrun's "Root Cause (first observed failure)" rank, or -1 */
     long launcher_exit_rank;    /* the local rank of the first worker its agent saw fail, or -1 */
+    struct launcher_failure *failures; /* torchrun's summary, one per rank (the first listing) */
+    size_t nfailures, failures_cap;
+    unsigned long launcher_stopped; /* workers the agent sent a closing signal: still running when
+                                       another one failed */
+    unsigned long unranked_tracebacks; /* traceback headers of no known rank, less the chained
+                                          ones ("During handling of the above exception") */
     struct line_verdict *head_verdicts; /* source 0's first TRACEBACK_MAX_LINES lines */
     size_t nhead_verdicts, head_verdicts_cap;
     int line_src;               /* the line the KB matched last (extract_note_entry) */
