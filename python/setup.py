@@ -21,10 +21,11 @@ ROOT = os.path.dirname(HERE)
 
 
 def project_version():
-    with open(os.path.join(ROOT, "CMakeLists.txt"), encoding="utf-8") as f:
-        m = re.search(r"project\(faultline VERSION ([0-9.]+)", f.read())
+    # one place for the version: the public header, which CMake reads too
+    with open(os.path.join(ROOT, "include", "faultline.h"), encoding="utf-8") as f:
+        m = re.search(r'^#define FL_VERSION "([0-9.]+)"', f.read(), re.M)
     if not m:
-        raise RuntimeError("no project(faultline VERSION ...) in %s/CMakeLists.txt" % ROOT)
+        raise RuntimeError("no #define FL_VERSION in %s/include/faultline.h" % ROOT)
     return m.group(1)
 
 

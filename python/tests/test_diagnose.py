@@ -109,7 +109,7 @@ def test_library_lookup_order(tmp_path, monkeypatch):
 
 def test_version_is_the_projects(root):
     import re
-    with open(os.path.join(root, "CMakeLists.txt")) as f:
-        v = re.search(r"project\(faultline VERSION ([0-9.]+)", f.read()).group(1)
+    with open(os.path.join(root, "include", "faultline.h")) as f:
+        v = re.search(r'^#define FL_VERSION "([0-9.]+)"', f.read(), re.M).group(1)
     assert faultline.__version__ == v
     assert faultline.diagnose("x\n")["version"] == "faultline " + v

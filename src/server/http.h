@@ -57,6 +57,8 @@ struct request {
     char part_key[64], part_file[256];
     bool part_open;
     long token_id;          /* -1: anonymous */
+    char token[96];         /* the sign-in form's token field */
+    size_t token_len;
     struct {
         char name[32], value[200];
     } extra[4];             /* headers for the answer: Set-Cookie, Retry-After */

@@ -8,6 +8,7 @@
 #include "kbindex.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +79,8 @@ static int parse_front(struct kb_meta *m)
                 rc = strlist_from_node(&doc, v, &m->systems);
             else if (strcmp(key, "related") == 0)
                 rc = strlist_from_node(&doc, v, &m->related);
+            else if (strcmp(key, "references") == 0)
+                rc = strlist_from_node(&doc, v, &m->references);
         }
     }
     yaml_document_delete(&doc);
@@ -173,6 +176,7 @@ void kbindex_free(struct kbindex *x)
         strlist_free(&x->e[i].tags);
         strlist_free(&x->e[i].systems);
         strlist_free(&x->e[i].related);
+        strlist_free(&x->e[i].references);
     }
     free(x->e);
     sqlite3_close(x->fts);
@@ -250,6 +254,142 @@ char *kbindex_section_para(const struct kb_meta *m, const char *name)
             return out;
         }
         p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    return NULL;
+}
+
+/* Each run of digits becomes one '0': "expected 4683 more bytes" written in a symptom then
+ * matches "expected 120 more bytes" in a log. out has room for n + 1 bytes. */
+static size_t squash_digits(const char *s, size_t n, char *out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (isdigit((unsigned char)s[i])) {
+            if (k == 0 || out[k - 1] != '0' || i == 0 || !isdigit((unsigned char)s[i - 1]))
+                out[k++] = '0';
+        } else {
+            out[k++] = s[i];
+        }
+    }
+    out[k] = '\0';
+    return k;
+}
+
+/* The longest piece of the bullet's code spans found in the line: spans are cut at the "..."
+ * and "…" an entry writes for the parts of a message that vary. */
+static size_t bullet_score(const char *b, size_t n, const char *line)
+{
+    size_t best = 0;
+    char piece[512];
+    for (const char *p = memchr(b, '`', n); p; ) {
+        const char *e = memchr(p + 1, '`', (size_t)(b + n - p - 1));
+        if (e == NULL)
+            break;
+        for (const char *s = p + 1; s < e;) {
+            const char *cut = s;
+            while (cut < e && strncmp(cut, "...", 3) != 0 && strncmp(cut, "\xe2\x80\xa6", 3) != 0)
+                cut++;
+            size_t len = (size_t)(cut - s);
+            if (len >= 10 && len < sizeof piece) {
+                size_t k = squash_digits(s, len, piece);
+                if (k > best && strstr(line, piece))
+                    best = k;
+            }
+            s = cut < e ? cut + 3 : e;
+        }
+        size_t rest = (size_t)(b + n - e - 1);
+        p = rest ? memchr(e + 1, '`', rest) : NULL;
+    }
+    return best;
+}
+
+char *kbindex_symptom_for(const struct kb_meta *m, const char *line)
+{
+    const char *sec = strstr(m->body, "\n## Symptoms\n");
+    if (sec == NULL)
+        return NULL;
+    sec += strlen("\n## Symptoms\n");
+    const char *end = strstr(sec, "\n## ");
+    if (end == NULL)
+        end = sec + strlen(sec);
+    size_t ln = strlen(line);
+    char *sq = malloc(ln + 1);
+    if (sq == NULL)
+        return NULL;
+    squash_digits(line, ln, sq);
+    const char *best = NULL, *best_end = NULL;
+    size_t best_score = 11; /* shorter pieces ("Killed", "NCCL WARN") say too little */
+    for (const char *b = sec; b < end;) {
+        const char *next = b;
+        do {
+            next = memchr(next, '\n', (size_t)(end - next));
+            next = next ? next + 1 : end;
+        } while (next < end && strncmp(next, "- ", 2) != 0 && *next != '\n');
+        if (strncmp(b, "- ", 2) == 0) {
+            size_t sc = bullet_score(b, (size_t)(next - b), sq);
+            if (sc > best_score) {
+                best_score = sc;
+                best = b + 2;
+                best_end = next;
+            }
+        }
+        b = next;
+    }
+    free(sq);
+    if (best == NULL)
+        return NULL;
+    while (best_end > best && (best_end[-1] == '\n' || best_end[-1] == ' '))
+        best_end--;
+    char *out = strndup(best, (size_t)(best_end - best));
+    for (char *c = out; c && *c; c++)
+        if (*c == '\n')
+            *c = ' ';
+    return out;
+}
+
+const char *kbindex_section(const struct kb_meta *m, const char *name, size_t *len)
+{
+    size_t nl = strlen(name);
+    bool fence = false;
+    const char *start = NULL;
+    for (const char *p = m->body; p && *p;) {
+        if (strncmp(p, "```", 3) == 0)
+            fence = !fence;
+        if (!fence && strncmp(p, "## ", 3) == 0) {
+            if (start) {
+                *len = (size_t)(p - start);
+                return start;
+            }
+            if (strncmp(p + 3, name, nl) == 0 && p[3 + nl] == '\n')
+                start = p + 4 + nl;
+        }
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    if (start)
+        *len = strlen(start);
+    return start;
+}
+
+char *kbindex_quick(const struct kb_meta *m, const char *label)
+{
+    size_t n, ll = strlen(label);
+    const char *s = kbindex_section(m, "Quick answer", &n), *end = s ? s + n : NULL;
+    for (const char *p = s; p && p < end;) {
+        if (strncmp(p, "- **", 4) == 0 && strncmp(p + 4, label, ll) == 0 && strncmp(p + 4 + ll, ":**", 3) == 0) {
+            const char *b = p + 7 + ll, *e = b;
+            while (e < end && !(e[0] == '\n' && (e + 1 == end || e[1] == '-' || e[1] == '\n')))
+                e++;
+            while (b < e && *b == ' ')
+                b++;
+            char *out = strndup(b, (size_t)(e - b));
+            for (char *c = out; c && *c; c++)
+                if (*c == '\n')
+                    *c = ' ';
+            return out;
+        }
+        p = memchr(p, '\n', (size_t)(end - p));
         p = p ? p + 1 : NULL;
     }
     return NULL;

@@ -18,7 +18,7 @@ struct strlist {
 
 struct kb_meta {
     struct fl_kb_entry_info info; /* borrowed from the KB */
-    struct strlist tags, systems, related;
+    struct strlist tags, systems, related, references;
     const char *body;             /* the Markdown after the front matter, in info.markdown */
 };
 
@@ -38,5 +38,13 @@ size_t kbindex_search(const struct kbindex *x, const char *q, size_t *hits, size
 /* Plain text of the first paragraph of section `name` ("Quick answer" ...) into a new string,
  * or NULL. Markdown emphasis is left as is. */
 char *kbindex_section_para(const struct kb_meta *m, const char *name);
+/* What a log line means, from the entry's own words: the bullet of its "Symptoms" section whose
+ * quoted message the line contains (digits may differ), as Markdown in a new string; NULL when
+ * no bullet quotes it. */
+char *kbindex_symptom_for(const struct kb_meta *m, const char *line);
+/* The Markdown of section `name` ("FAQ"), up to the next "## " heading; NULL when absent. */
+const char *kbindex_section(const struct kb_meta *m, const char *name, size_t *len);
+/* The text of a "- **Label:** ..." bullet of the Quick answer, as a new string, or NULL. */
+char *kbindex_quick(const struct kb_meta *m, const char *label);
 
 #endif

@@ -35,12 +35,80 @@ static void md_out(const MD_CHAR *s, MD_SIZE n, void *f)
     fwrite(s, 1, n, f);
 }
 
-static void markdown(FILE *f, const char *s, size_t n)
+void kbpage_markdown(FILE *f, const char *s, size_t n)
 {
     md_html(s, (MD_SIZE)n, md_out, f,
             MD_FLAG_TABLES | MD_FLAG_TASKLISTS | MD_FLAG_STRIKETHROUGH | MD_FLAG_NOHTML |
                 MD_FLAG_PERMISSIVEURLAUTOLINKS,
             0);
+}
+
+/* The Confirm section's commands as a checklist an engineer ticks off: each command of its code
+ * blocks (a trailing "  # why" becomes the note beside it, lines ending in "\\" are one command);
+ * the prose around the blocks stays Markdown. */
+static void confirm_checklist(FILE *f, const char *s, size_t n)
+{
+    const char *end = s + n, *prose = s;
+    bool open = false;
+    for (const char *p = s; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *eol = nl ? nl : end, *next = nl ? nl + 1 : end;
+        if (strncmp(p, "```", 3) == 0) {
+            if (!open) {
+                kbpage_markdown(f, prose, (size_t)(p - prose));
+                fputs("<ul class=\"checklist\">", f);
+            } else {
+                fputs("</ul>", f);
+                prose = next;
+            }
+            open = !open;
+        } else if (open && eol > p) {
+            /* one command, with its continuation lines */
+            const char *cmd_end = eol;
+            while (cmd_end > p && cmd_end[-1] == '\\' && next < end && strncmp(next, "```", 3) != 0) {
+                nl = memchr(next, '\n', (size_t)(end - next));
+                cmd_end = eol = nl ? nl : end;
+                next = nl ? nl + 1 : end;
+            }
+            const char *why = NULL; /* the "#" of a comment after two or more spaces */
+            for (const char *c = p; c + 2 < cmd_end && !why; c++) {
+                if (c[0] != ' ' || c[1] != ' ')
+                    continue;
+                const char *d = c;
+                while (d < cmd_end && *d == ' ')
+                    d++;
+                if (d < cmd_end && *d == '#')
+                    why = d;
+                c = d - 1;
+            }
+            const char *ce = why ? why : cmd_end;
+            while (ce > p && ce[-1] == ' ')
+                ce--;
+            fputs("<li><label><input type=\"checkbox\"> ", f);
+            if (*p == '#') {
+                html_text(f, p + 1 + (p[1] == ' '), (size_t)(ce - p - 1 - (p[1] == ' ')));
+            } else {
+                fputs("<code>", f);
+                html_text(f, p, (size_t)(ce - p));
+                fputs("</code>", f);
+            }
+            fputs("</label>", f);
+            if (why) {
+                why++;
+                while (why < cmd_end && *why == ' ')
+                    why++;
+                fputs(" <span class=\"why\">", f);
+                html_text(f, why, (size_t)(cmd_end - why));
+                fputs("</span>", f);
+            }
+            fputs("</li>", f);
+        }
+        p = next;
+    }
+    if (open)
+        fputs("</ul>", f);
+    else
+        kbpage_markdown(f, prose, (size_t)(end - prose));
 }
 
 static void slug(FILE *f, const char *s, size_t n)
@@ -150,7 +218,10 @@ int kbpage_entry(FILE *f, const struct kbindex *x, const struct kb_meta *m, cons
                     html_text(f, title, title_len);
                     fputs("</h2>", f);
                 }
-                markdown(f, start, (size_t)(p - start));
+                if (title && title_len == 7 && strncmp(title, "Confirm", 7) == 0)
+                    confirm_checklist(f, start, (size_t)(p - start));
+                else
+                    kbpage_markdown(f, start, (size_t)(p - start));
                 fputs("</section>\n", f);
             }
             if (*p == '\0')
@@ -178,6 +249,22 @@ int kbpage_entry(FILE *f, const struct kbindex *x, const struct kb_meta *m, cons
             fputs("</code></li>", f);
         }
         fputs("</ul></section>\n", f);
+    }
+    if (m->references.n) {
+        fputs("<section id=\"references\"><h2>References</h2><ol class=\"references\">", f);
+        for (size_t i = 0; i < m->references.n; i++) {
+            const char *u = m->references.v[i];
+            bool web = strncmp(u, "https://", 8) == 0 || strncmp(u, "http://", 7) == 0;
+            fputs("<li>", f);
+            if (web) {
+                fputs("<a rel=\"noopener noreferrer\" href=\"", f);
+                html_puts(f, u);
+                fputs("\">", f);
+            }
+            html_puts(f, u);
+            fputs(web ? "</a></li>" : "</li>", f);
+        }
+        fputs("</ol></section>\n", f);
     }
     fputs("</article>\n", f);
     page_end(f);

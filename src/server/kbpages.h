@@ -21,6 +21,9 @@ void kbpage_index(FILE *f, const struct kbindex *x, const struct kb_filter *flt,
 int kbpage_entry(FILE *f, const struct kbindex *x, const struct kb_meta *m, const char *root,
                  int live, const char *csrf);
 
+/* Markdown from an entry (a symptom bullet, a paragraph) as HTML, raw HTML left out. */
+void kbpage_markdown(FILE *f, const char *md, size_t n);
+
 /* Writes index.html, kb/index.html, kb/<id>.html and static/ under dir. Returns 0 or -1 with a
  * message on stderr. */
 int kb_export_html(const struct fl_kb *kb, const char *dir);

@@ -6,6 +6,7 @@
  */
 #include "render.h"
 #include "embedded.h"
+#include "kbpages.h"
 
 #include <jansson.h>
 #include <stdint.h>
@@ -54,7 +55,8 @@ void page_begin(FILE *f, const char *title, const char *nav, const char *root)
             root, root, root, root, root);
     static const struct {
         const char *key, *href, *label;
-    } items[] = {{"diagnose", "", "Diagnose"}, {"kb", "kb", "Encyclopedia"}, {"api", "api", "API"}};
+    } items[] = {{"diagnose", "", "Diagnose"}, {"kb", "kb", "Encyclopedia"}, {"history", "history", "History"},
+                   {"api", "api", "API"}};
     for (size_t i = 0; i < sizeof items / sizeof *items; i++) {
         /* the static export has no diagnosis page nor API */
         if (strcmp(root, "/") != 0 && strcmp(items[i].key, "kb") != 0)
@@ -272,8 +274,31 @@ static void rank_strip(FILE *f, const json_t *input, const json_t *d)
     fputs("</ol></section>\n", f);
 }
 
-static void evidence(FILE *f, const json_t *d)
+/* "What does this line mean?": the entry's own symptom for the line, or what a collateral
+ * rank's line is. Answered from the KB, so it is as right as the entry. */
+static void line_meaning(FILE *f, const struct kb_meta *m, const json_t *d, const json_t *e)
 {
+    char *sym = m ? kbindex_symptom_for(m, jstr(e, "text")) : NULL;
+    const json_t *rank = json_object_get(e, "rank"), *ir = json_object_get(d, "initiating_rank");
+    bool other_rank = json_is_integer(rank) && json_is_integer(ir) &&
+                      json_integer_value(rank) != json_integer_value(ir);
+    if (sym == NULL && !other_rank)
+        return;
+    fputs("<details class=\"meaning\"><summary>What does this line mean?</summary>", f);
+    if (sym) {
+        kbpage_markdown(f, sym, strlen(sym));
+        free(sym);
+    }
+    if (other_rank)
+        fprintf(f, "<p>It was printed by rank %lld, not by the rank that failed first (rank %lld): "
+                   "a rank that hits the same failure later, or one that fails because of it.</p>",
+                (long long)json_integer_value(rank), (long long)json_integer_value(ir));
+    fputs("</details>", f);
+}
+
+static void evidence(FILE *f, const struct kbindex *idx, const json_t *d)
+{
+    const struct kb_meta *m = kbindex_find(idx, jstr(d, "id"));
     const json_t *ev = json_object_get(d, "evidence");
     if (json_array_size(ev) == 0)
         return;
@@ -282,15 +307,24 @@ static void evidence(FILE *f, const json_t *d)
     json_t *e;
     json_array_foreach(ev, i, e)
     {
-        fputs("<li><div class=\"where\"><code>", f);
-        html_puts(f, jstr(e, "source"));
-        fprintf(f, ":%lld</code>", (long long)json_integer_value(json_object_get(e, "line")));
+        /* "-" is what the CLI calls standard input; here it is the text pasted in the form */
+        const char *src = jstr(e, "source");
+        long long line = (long long)json_integer_value(json_object_get(e, "line"));
+        if (strcmp(src, "-") == 0) {
+            fprintf(f, "<li><div class=\"where\">pasted log, line %lld", line);
+        } else {
+            fputs("<li><div class=\"where\"><code>", f);
+            html_puts(f, src);
+            fprintf(f, ":%lld</code>", line);
+        }
         if (json_is_integer(json_object_get(e, "rank")))
             fprintf(f, " <span class=\"tag\">rank %lld</span>",
                     (long long)json_integer_value(json_object_get(e, "rank")));
         fputs("</div><pre class=\"line\">", f);
         html_puts(f, jstr(e, "text"));
-        fputs("</pre></li>", f);
+        fputs("</pre>", f);
+        line_meaning(f, m, d, e);
+        fputs("</li>", f);
     }
     long long total = json_integer_value(json_object_get(d, "evidence_total"));
     if (total > (long long)json_array_size(ev))
@@ -376,15 +410,28 @@ static void followups(FILE *f, const struct kbindex *idx, const json_t *diags,
                 html_puts(f, jstr(ev, "text"));
                 fputs("</code>", f);
             }
+            /* what tells it apart: its own symptom, and the entry's commands that confirm it */
+            const struct kb_meta *alt = kbindex_find(idx, jstr(d, "id"));
+            char *sym = alt ? kbindex_quick(alt, "Symptom") : NULL;
+            if (sym) {
+                fputs("<div class=\"apart\"><span class=\"muted\">It is this one if</span> ", f);
+                kbpage_markdown(f, sym, strlen(sym));
+                fputs("<a href=\"/kb/", f);
+                html_puts(f, alt->info.id);
+                fputs("#confirm\">How to confirm it</a></div>", f);
+                free(sym);
+            }
             fputs("</li>", f);
         }
         fputs("</ol></details>", f);
     }
     const struct kb_meta *m = kbindex_find(idx, jstr(json_array_get(diags, 0), "id"));
-    if (m) {
-        fputs("<details><summary>Frequently asked</summary><p>The entry's <a href=\"/kb/", f);
-        html_puts(f, m->info.id);
-        fputs("#faq\">FAQ</a> answers the usual follow-ups for this failure.</p></details>", f);
+    size_t faq_len = 0;
+    const char *faq = m ? kbindex_section(m, "FAQ", &faq_len) : NULL;
+    if (faq) {
+        fputs("<details class=\"faq\"><summary>Frequently asked</summary>", f);
+        kbpage_markdown(f, faq, faq_len);
+        fputs("</details>", f);
     }
     fputs("</section>\n", f);
 }
@@ -448,7 +495,7 @@ int render_result(FILE *f, const struct kbindex *idx, const struct diag_result *
     fputs("<a class=\"button ghost\" href=\"/\">Diagnose another</a></div></section>\n", f);
     if (d) {
         rank_strip(f, input, d);
-        evidence(f, d);
+        evidence(f, idx, d);
         fix_and_verify(f, d);
         kb_links(f, idx, d);
         followups(f, idx, diags, r);
@@ -491,5 +538,70 @@ void render_error(FILE *f, unsigned status, const char *msg)
     fprintf(f, "<section class=\"card\"><h1>%s</h1><p>", title);
     html_puts(f, msg);
     fputs("</p><p><a href=\"/\">Back to the diagnosis page</a></p></section>\n", f);
+    page_end(f);
+}
+
+void render_history(FILE *f, const char *csrf, const char *history, const char *error)
+{
+    page_begin(f, "History", "history", "/");
+    fputs("<section class=\"hero\"><h1>History</h1><p class=\"lede\">A team token keeps the masked "
+          "report of every diagnosis made with it, here and through the API. The logs themselves are "
+          "never stored.</p></section>\n", f);
+    if (error && *error) {
+        fputs("<p class=\"alert\" role=\"alert\">", f);
+        html_puts(f, error);
+        fputs("</p>\n", f);
+    }
+    json_error_t je;
+    json_t *list = history ? json_loads(history, 0, &je) : NULL;
+    if (list == NULL) {
+        fputs("<form class=\"card signin\" method=\"post\" action=\"/signin\"><input type=\"hidden\" "
+              "name=\"csrf\" value=\"", f);
+        html_puts(f, csrf ? csrf : "");
+        fputs("\"><label for=\"token\">Team token</label><input id=\"token\" name=\"token\" "
+              "type=\"password\" autocomplete=\"current-password\" required placeholder=\"flt_…\">"
+              "<div class=\"actions\"><button type=\"submit\" class=\"primary\">Sign in</button>"
+              "<span class=\"muted\">Ask whoever runs this server for one: "
+              "<code>faultline serve token add NAME</code>.</span></div></form>\n", f);
+        page_end(f);
+        return;
+    }
+    fputs("<section class=\"card\"><form class=\"signout\" method=\"post\" action=\"/signout\">"
+          "<input type=\"hidden\" name=\"csrf\" value=\"", f);
+    html_puts(f, csrf ? csrf : "");
+    fputs("\"><button type=\"submit\">Sign out</button></form>", f);
+    if (json_array_size(list) == 0)
+        fputs("<p class=\"muted empty\">No diagnosis yet: paste a log on the "
+              "<a href=\"/\">Diagnose</a> page while signed in.</p>", f);
+    else
+        fputs("<table class=\"history\"><thead><tr><th>When (UTC)</th><th>Diagnosis</th><th>Rank</th>"
+              "<th>Ranks seen</th></tr></thead><tbody>", f);
+    size_t i;
+    json_t *h;
+    json_array_foreach(list, i, h)
+    {
+        const json_t *rep = json_object_get(h, "report");
+        const json_t *d = json_array_get(json_object_get(rep, "diagnoses"), 0);
+        fprintf(f, "<tr><td>");
+        html_puts(f, jstr(h, "created"));
+        fprintf(f, "</td><td><a href=\"/history/%lld\">", (long long)json_integer_value(json_object_get(h, "id")));
+        html_puts(f, d ? jstr(d, "title") : "No known failure");
+        fputs("</a>", f);
+        if (d) {
+            fputs(" <code>", f);
+            html_puts(f, jstr(d, "id"));
+            fputs("</code>", f);
+        }
+        const json_t *ir = d ? json_object_get(d, "initiating_rank") : NULL;
+        if (json_is_integer(ir))
+            fprintf(f, "</td><td>%lld", (long long)json_integer_value(ir));
+        else
+            fputs("</td><td>—", f);
+        fprintf(f, "</td><td>%zu</td></tr>", json_array_size(json_object_get(json_object_get(rep, "input"), "ranks")));
+    }
+    if (json_array_size(list))
+        fputs("</tbody></table>", f);
+    fputs("</section>\n", f);
+    json_decref(list);
     page_end(f);
 }

@@ -25,6 +25,9 @@ void page_end(FILE *f);
 void render_index(FILE *f, const char *csrf, const char *error);
 /* The result page of a diagnosis. Returns 0, or -1 when the JSON cannot be read. */
 int render_result(FILE *f, const struct kbindex *idx, const struct diag_result *r);
+/* The history page: the sign-in form when history is NULL, else the list of a token's reports
+ * (store_history_json's array), with an optional error above. */
+void render_history(FILE *f, const char *csrf, const char *history, const char *error);
 /* A page that says what went wrong, for a status. */
 void render_error(FILE *f, unsigned status, const char *msg);
 

@@ -273,6 +273,8 @@ static int take_quota(struct request *rq)
     char who[96];
     unsigned limit = srv->cfg.anon_per_day, retry = 0;
     const char *tok = bearer(rq);
+    if (tok == NULL && is_form(rq))
+        tok = req_cookie(rq, "fl_token"); /* signed in on the History page */
     if (tok) {
         unsigned per_day = 0;
         long id = srv->store ? store_token_check(srv->store, tok, &per_day) : -1;
@@ -363,6 +365,173 @@ void route_cleanup(struct request *rq)
     if (rq->ingest_ready)
         ingest_free(&rq->in);
     rq->ingest_ready = false;
+}
+
+/* ---------------------------------------------------------------- history: sign in with a team token */
+
+/* A token is "flt_" and base64url (store.c): anything else is not worth a database look-up,
+ * and could not be put in a cookie safely. */
+static bool token_shaped(const char *t)
+{
+    if (t == NULL || strncmp(t, "flt_", 4) != 0 || strlen(t) > 80)
+        return false;
+    for (const char *p = t + 4; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
+            return false;
+    return t[4] != '\0';
+}
+
+/* The signed-in token's id, or -1. */
+static long cookie_token(struct request *rq)
+{
+    const char *t = req_cookie(rq, "fl_token");
+    unsigned per_day;
+    return token_shaped(t) && rq->srv->store ? store_token_check(rq->srv->store, t, &per_day) : -1;
+}
+
+static int history_answer(struct request *rq, unsigned status, long token_id, const char *error)
+{
+    char fresh[33];
+    const char *csrf = csrf_cookie(rq, fresh);
+    if (csrf == NULL)
+        return http_fail(rq, 500, "No random bytes for the form's token.");
+    size_t hlen = 0;
+    char *h = token_id >= 0 ? store_history_json(rq->srv->store, token_id, 100, &hlen) : NULL;
+    char *body = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&body, &len);
+    if (f == NULL) {
+        free(h);
+        return -1;
+    }
+    render_history(f, csrf, h, error);
+    fclose(f);
+    free(h);
+    respond_header(rq, "Cache-Control", "no-store");
+    return html_answer(rq, status, body, len);
+}
+
+static int page_history(struct request *rq)
+{
+    return history_answer(rq, 200, cookie_token(rq), NULL);
+}
+
+static int page_history_report(struct request *rq)
+{
+    long id = cookie_token(rq);
+    char *end;
+    long rid = strtol(rq->tail, &end, 10);
+    if (id < 0)
+        return history_answer(rq, 401, -1, "Sign in with your team token to see its reports.");
+    struct diag_result r = {0};
+    if (*rq->tail == '\0' || *end != '\0' || (r.json = store_report_json(rq->srv->store, id, rid, &r.json_len)) == NULL)
+        return http_fail(rq, 404, "No such report in this token's history.");
+    char *body = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&body, &len);
+    if (f == NULL) {
+        free(r.json);
+        return -1;
+    }
+    int ok = render_result(f, rq->srv->idx, &r);
+    fclose(f);
+    free(r.json);
+    if (ok != 0) {
+        free(body);
+        return http_fail(rq, 500, "The stored report could not be read back.");
+    }
+    respond_header(rq, "Cache-Control", "no-store");
+    return html_answer(rq, 200, body, len);
+}
+
+static enum MHD_Result signin_field(void *cls, enum MHD_ValueKind kind, const char *key, const char *filename,
+                                    const char *content_type, const char *transfer_encoding,
+                                    const char *data, uint64_t off, size_t size)
+{
+    (void)kind, (void)filename, (void)content_type, (void)transfer_encoding, (void)off;
+    struct request *rq = cls;
+    char *buf = NULL;
+    size_t *n = NULL, cap = 0;
+    if (key && strcmp(key, "csrf") == 0)
+        buf = rq->csrf, n = &rq->csrf_len, cap = sizeof rq->csrf;
+    else if (key && strcmp(key, "token") == 0)
+        buf = rq->token, n = &rq->token_len, cap = sizeof rq->token;
+    if (buf == NULL)
+        return MHD_YES;
+    if (*n + size >= cap) {
+        fail(rq, 400, "The form's fields are too long.");
+        return MHD_NO;
+    }
+    memcpy(buf + *n, data, size);
+    *n += size;
+    buf[*n] = '\0';
+    return MHD_YES;
+}
+
+static int signin_begin(struct request *rq)
+{
+    if (!same_origin(rq) || !csrf_valid(req_cookie(rq, "fl_csrf")))
+        return http_fail(rq, 403, "The form's token is missing or does not match: reload the page.");
+    rq->pp = MHD_create_post_processor(rq->c, 4096, signin_field, rq);
+    if (rq->pp == NULL)
+        return http_fail(rq, 400, "The sign-in form must be sent as a form.");
+    return 0;
+}
+
+static int signin_data(struct request *rq, const char *buf, size_t len)
+{
+    if (rq->body_bytes > 16384)
+        fail(rq, 413, "The sign-in form is too large.");
+    else if (!rq->failed && MHD_post_process(rq->pp, buf, len) != MHD_YES)
+        fail(rq, 400, "The form is malformed.");
+    return 0;
+}
+
+/* After the form, the browser goes to /history (303: a reload does not post again). */
+static int see_other(struct request *rq, const char *where)
+{
+    respond_header(rq, "Location", where);
+    return respond_static(rq, 303, "text/plain; charset=utf-8", "", 0);
+}
+
+static int form_token_ok(struct request *rq)
+{
+    if (rq->pp) {
+        MHD_destroy_post_processor(rq->pp);
+        rq->pp = NULL;
+    }
+    if (rq->failed)
+        return http_fail(rq, rq->failed, rq->failmsg);
+    const char *cookie = req_cookie(rq, "fl_csrf");
+    if (!csrf_valid(cookie) || strcmp(cookie, rq->csrf) != 0)
+        return http_fail(rq, 403, "The form's token is missing or does not match: reload the page.");
+    return 0;
+}
+
+static int signin_answer(struct request *rq)
+{
+    int rc = form_token_ok(rq);
+    if (rc != 0)
+        return rc;
+    unsigned per_day;
+    long id = token_shaped(rq->token) && rq->srv->store ? store_token_check(rq->srv->store, rq->token, &per_day) : -1;
+    if (id < 0)
+        return history_answer(rq, 401, -1, "Unknown or revoked token.");
+    /* the token itself, since only its hash is stored: HttpOnly (no script reads it) and
+     * SameSite=Strict (no other site's page sends it) */
+    char cookie[160];
+    snprintf(cookie, sizeof cookie, "fl_token=%s; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000", rq->token);
+    respond_header(rq, "Set-Cookie", cookie);
+    return see_other(rq, "/history");
+}
+
+static int signout_answer(struct request *rq)
+{
+    int rc = form_token_ok(rq);
+    if (rc != 0)
+        return rc;
+    respond_header(rq, "Set-Cookie", "fl_token=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
+    return see_other(rq, "/history");
 }
 
 /* ---------------------------------------------------------------- encyclopedia pages */
@@ -532,6 +701,10 @@ const struct route routes[] = {
     {"GET", "/static/", ROUTE_PREFIX, NULL, NULL, page_static},
     {"GET", "/kb", 0, NULL, NULL, page_kb},
     {"GET", "/kb/", ROUTE_PREFIX, NULL, NULL, page_kb_entry},
+    {"GET", "/history", 0, NULL, NULL, page_history},
+    {"GET", "/history/", ROUTE_PREFIX, NULL, NULL, page_history_report},
+    {"POST", "/signin", ROUTE_BODY, signin_begin, signin_data, signin_answer},
+    {"POST", "/signout", ROUTE_BODY, signin_begin, signin_data, signout_answer},
     {"GET", "/api", 0, NULL, NULL, page_api},
     {"POST", "/api/v1/diagnose", ROUTE_BODY, diagnose_begin, diagnose_data, diagnose_answer},
     {"GET", "/api/v1/sample/", ROUTE_PREFIX, NULL, NULL, page_sample},

@@ -261,10 +261,23 @@ int store_report_add(struct store *s, long token_id, const char *top_id, const c
     return rc == SQLITE_OK ? 0 : -1;
 }
 
+/* The first row's first column as a new string (NULL when there is no row), and the statement
+ * finalized. */
+static char *first_text(sqlite3_stmt *st, size_t *len)
+{
+    char *out = NULL;
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(st, 0);
+        if (t && (out = strdup(t)))
+            *len = strlen(out);
+    }
+    sqlite3_finalize(st);
+    return out;
+}
+
 char *store_history_json(struct store *s, long token_id, unsigned limit, size_t *len)
 {
     sqlite3_stmt *st;
-    char *out = NULL;
     /* the reports are stored as the CLI wrote them: SQLite's json() embeds them as values */
     if (sqlite3_prepare_v2(s->db, "SELECT json_group_array(json_object('id', id, 'created', created,"
                                   " 'top', top_id, 'report', json(json))) FROM"
@@ -273,11 +286,16 @@ char *store_history_json(struct store *s, long token_id, unsigned limit, size_t 
         return NULL;
     sqlite3_bind_int64(st, 1, token_id);
     sqlite3_bind_int64(st, 2, limit);
-    if (sqlite3_step(st) == SQLITE_ROW) {
-        const char *t = (const char *)sqlite3_column_text(st, 0);
-        if (t && (out = strdup(t)))
-            *len = strlen(out);
-    }
-    sqlite3_finalize(st);
-    return out;
+    return first_text(st, len);
+}
+
+char *store_report_json(struct store *s, long token_id, long report_id, size_t *len)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "SELECT json FROM report WHERE id = ? AND token_id = ?", -1, &st, NULL) !=
+        SQLITE_OK)
+        return NULL;
+    sqlite3_bind_int64(st, 1, report_id);
+    sqlite3_bind_int64(st, 2, token_id);
+    return first_text(st, len);
 }

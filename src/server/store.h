@@ -40,5 +40,7 @@ int store_report_add(struct store *s, long token_id, const char *top_id, const c
 /* A JSON array of the token's last `limit` reports (id, created, top diagnosis, report), newest
  * first, as a new string; NULL on error. */
 char *store_history_json(struct store *s, long token_id, unsigned limit, size_t *len);
+/* One report of the token's history, as a new string; NULL when the token has no such report. */
+char *store_report_json(struct store *s, long token_id, long report_id, size_t *len);
 
 #endif

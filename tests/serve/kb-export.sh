@@ -14,9 +14,13 @@ for f in index.html kb/index.html kb/cuda-oom.html static/style.css static/app.j
   [ -s "$out/site/$f" ] || { echo "missing $f"; fail=1; }
 done
 grep -q '<h2>Fix</h2>' "$out/site/kb/cuda-oom.html" || { echo "cuda-oom.html has no Fix section"; fail=1; }
+grep -q '<ul class="checklist"><li><label><input type="checkbox">' "$out/site/kb/cuda-oom.html" ||
+  { echo "cuda-oom.html: Confirm is not a checklist"; fail=1; }
+grep -q '<section id="references"><h2>References</h2><ol class="references"><li><a rel="noopener noreferrer" href="https://' \
+  "$out/site/kb/cuda-oom.html" || { echo "cuda-oom.html: no references section"; fail=1; }
 # every relative link of every page points at a file of the site
 for page in "$out"/site/kb/*.html; do
-  for href in $(grep -o 'href="[^"#:]*' "$page" | sed 's/^href="//' | sort -u); do
+  for href in $(grep -o 'href="[^"]*' "$page" | sed 's/^href="//' | grep -v '^[a-z]*:' | sed 's/#.*//' | sort -u); do
     [ -n "$href" ] || continue
     [ -e "$(dirname "$page")/$href" ] || { echo "$(basename "$page"): broken link $href"; fail=1; }
   done

@@ -148,6 +148,36 @@ def main():
         check(st == 200 and len(hist) == 1 and "diagnoses" in hist[0]["report"], "history holds the report")
         st, _, _ = s.request("POST", "/api/v1/diagnose", log, {"Authorization": "Bearer flt_not-a-token"})
         check(st == 401, "unknown token: 401")
+
+        # the History page: sign in with the token (a form with the CSRF token), see the report
+        form = "application/x-www-form-urlencoded"
+        st, _, page = s.request("GET", "/history", headers={"Cookie": "fl_csrf=" + tok})
+        check(st == 200 and b'action="/signin"' in page, "history page without sign-in shows the sign-in form")
+        signin = ("csrf=%s&token=%s" % (tok, token)).encode()
+        st, h, _ = s.request("POST", "/signin", signin, {"Content-Type": form})
+        check(st == 403, "sign-in without the CSRF cookie: 403 (got %d)" % st)
+        st, h, page = s.request("POST", "/signin", ("csrf=%s&token=flt_00ff" % tok).encode(),
+                                {"Content-Type": form, "Cookie": "fl_csrf=" + tok})
+        check(st == 401 and b"Unknown or revoked token" in page, "sign-in with a wrong token: 401 page")
+        st, h, _ = s.request("POST", "/signin", signin, {"Content-Type": form, "Cookie": "fl_csrf=" + tok})
+        set_cookie = h.get("set-cookie", "")
+        check(st == 303 and h.get("location") == "/history" and "fl_token=" + token in set_cookie and
+              "HttpOnly" in set_cookie and "SameSite=Strict" in set_cookie, "sign-in sets an HttpOnly cookie")
+        signed = {"Cookie": "fl_csrf=%s; fl_token=%s" % (tok, token)}
+        st, _, page = s.request("GET", "/history", headers=signed)
+        rid = re.search(rb'href="/history/(\d+)"', page)
+        check(st == 200 and rid and b"Sign out" in page, "history page lists the token's reports")
+        st, _, page = s.request("GET", "/history/%s" % (rid.group(1).decode() if rid else "1"), headers=signed)
+        check(st == 200 and b"Download JSON" in page, "a stored report opens as a result page")
+        check(not [x for x in open("tests/fixtures/mask/secrets.txt", "rb").read().split(b"\n")
+                   if x.strip() and x in page], "the stored report shows no secret")
+        st, _, _ = s.request("GET", "/history/%s" % (rid.group(1).decode() if rid else "1"),
+                             headers={"Cookie": "fl_csrf=" + tok})
+        check(st == 401, "a stored report needs the sign-in (got %d)" % st)
+        st, _, _ = s.request("GET", "/history/999999", headers=signed)
+        check(st == 404, "another report id: 404 (got %d)" % st)
+        st, h, _ = s.request("POST", "/signout", ("csrf=" + tok).encode(), {"Content-Type": form, **signed})
+        check(st == 303 and "Max-Age=0" in h.get("set-cookie", ""), "sign-out clears the cookie")
         for _ in range(2):
             s.request("POST", "/api/v1/diagnose", log, {"Authorization": "Bearer " + token})
         st, h, _ = s.request("POST", "/api/v1/diagnose", log, {"Authorization": "Bearer " + token})

@@ -82,7 +82,30 @@ def main():
         check("--per_device_train_batch_size" in fix, "result: fix code block")
         check(d.find_element(By.CSS_SELECTOR, "button[data-copy=fix-code]").is_displayed(),
               "copy button shown with JavaScript")
+        where = d.find_element(By.CSS_SELECTOR, ".evidence .where").text
+        check(where.startswith("pasted log, line "), "evidence of a paste reads 'pasted log, line N': " + where)
+        meanings = d.find_elements(By.CSS_SELECTOR, ".evidence details.meaning")
+        check(len(meanings) > 0, "evidence lines say what they mean")
+        if meanings:
+            meanings[0].find_element(By.TAG_NAME, "summary").click()
+            check("out of memory" in meanings[0].text.lower() or "rank" in meanings[0].text,
+                  "the first evidence line's meaning opens: " + meanings[0].text[:80])
+        for summary in d.find_elements(By.CSS_SELECTOR, ".followups summary"):
+            summary.click()
+        faq = d.find_elements(By.CSS_SELECTOR, ".followups details.faq h3")
+        check(len(faq) >= 2, "the entry's FAQ answers inline (%d questions)" % len(faq))
         shot(d, "02-result-oom")
+        # two failures in one paste: the runner-up says what would tell it apart
+        d.get(base + "/")
+        paste(d, "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a "
+                 "total capacity of 79.10 GiB of which 1.62 GiB is free.\n"
+                 "[rank1]: RuntimeError: DataLoader worker (pid 4242) is killed by signal: Killed.\n")
+        for summary in d.find_elements(By.CSS_SELECTOR, ".followups summary"):
+            summary.click()
+        apart = d.find_elements(By.CSS_SELECTOR, ".followups .others .apart")
+        check(len(apart) == 1 and "confirm" in apart[0].text.lower(),
+              "a runner-up says what tells it apart and how to confirm it")
+        shot(d, "02b-result-runner-up")
 
         # upload a tarball of a log folder
         tmp = tempfile.mkdtemp()
@@ -111,6 +134,14 @@ def main():
         shot(d, "05-kb-search")
         d.get(base + "/kb/cuda-oom")
         check(d.find_element(By.ID, "fix") is not None and "Code examples" in d.page_source, "entry page sections")
+        boxes = d.find_elements(By.CSS_SELECTOR, "#confirm ul.checklist input[type=checkbox]")
+        check(len(boxes) >= 2, "Confirm is a checklist of commands")
+        if boxes:
+            boxes[0].click()
+            check(boxes[0].is_selected(), "a Confirm step can be ticked")
+        refs = d.find_elements(By.CSS_SELECTOR, "#references ol.references a")
+        check(len(refs) >= 1 and refs[0].get_attribute("href").startswith("https://"),
+              "references listed apart, as links")
         shot(d, "06-kb-entry")
         rel = d.find_element(By.CSS_SELECTOR, "#related-entries a.related")
         target = rel.get_attribute("href")
@@ -131,6 +162,26 @@ def main():
               or "&lt;script&gt;" in d.page_source, "XSS: the markup is shown as text")
         check(not d.find_elements(By.CSS_SELECTOR, "main img"), "XSS: no image element from the log")
         shot(d, "08-xss-as-text")
+
+        # History: sign in with a team token, diagnose, find the report again
+        token = s.token("browser-team")
+        d.get(base + "/history")
+        d.find_element(By.ID, "token").send_keys(token)
+        old = d.find_element(By.TAG_NAME, "html")
+        d.find_element(By.CSS_SELECTOR, "form.signin button[type=submit]").click()
+        WebDriverWait(d, 60).until(EC.staleness_of(old))
+        check("Sign out" in d.page_source and "No diagnosis yet" in d.page_source, "history: signed in, empty")
+        d.get(base + "/")
+        paste(d, open("examples/torchrun-8rank-oom/train.log").read())
+        d.get(base + "/history")
+        rows = d.find_elements(By.CSS_SELECTOR, "table.history tbody tr")
+        check(len(rows) == 1 and "cuda-oom" in rows[0].text, "history: the paste is listed")
+        shot(d, "10-history")
+        if rows:
+            old = d.find_element(By.TAG_NAME, "html")
+            rows[0].find_element(By.TAG_NAME, "a").click()
+            WebDriverWait(d, 60).until(EC.staleness_of(old))
+            check(d.find_element(By.CSS_SELECTOR, ".init-rank").text == "rank 3", "history: the report reopens")
     finally:
         d.quit()
 
