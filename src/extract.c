@@ -107,6 +107,7 @@ struct tb_state {
     bool original;        /* "Original Traceback": where a re-raised exception (a DataLoader
                              worker's) really came from */
     bool block_pending;   /* its rank is in torchrun's summary before this piece of the file */
+    size_t frame_lead;    /* the indentation of the last frame line: its code line is deeper */
     char *cpp_type;       /* C++: the type from "instance of 'X'" */
     struct line_meta meta; /* of the header */
 };
@@ -571,28 +572,40 @@ void extract_note_entry(struct extractor *x, const struct line_view *lv, int ent
 
 /* "Original Traceback" of a re-raised exception: its frames say where the error happened; they
  * complete the exception it follows instead of counting as one more. */
+static void complete_with(struct exception_event *e, unsigned flags, const char *user_frame,
+                          const char *code, const char *frame)
+{
+    e->flags |= flags;
+    if (user_frame) {
+        free(e->user_frame);
+        e->user_frame = xstrdup(user_frame);
+    }
+    if (code) {
+        free(e->code);
+        e->code = xstrdup(code);
+    }
+    if (frame) {
+        free(e->frame);
+        e->frame = xstrdup(frame);
+    }
+}
+
+/* The last exception of src and rank, or NULL. */
+static struct exception_event *last_exception(struct extractor *x, int src, long rank)
+{
+    for (size_t i = x->nexceptions; i-- > 0;)
+        if (x->exceptions[i].src == src && x->exceptions[i].rank == rank)
+            return &x->exceptions[i];
+    return NULL;
+}
+
 static bool complete_reraised(struct extractor *x, const struct tb_state *t)
 {
-    for (size_t i = x->nexceptions; t->original && i-- > 0;) {
-        struct exception_event *e = &x->exceptions[i];
-        if (e->src != t->src || e->rank != t->rank)
-            continue;
-        e->flags |= t->flags;
-        if (t->user_frame) {
-            free(e->user_frame);
-            e->user_frame = xstrdup(t->user_frame);
-        }
-        if (t->code) {
-            free(e->code);
-            e->code = xstrdup(t->code);
-        }
-        if (t->frame) {
-            free(e->frame);
-            e->frame = xstrdup(t->frame);
-        }
-        return true;
-    }
-    return false;
+    struct exception_event *e = t->original ? last_exception(x, t->src, t->rank) : NULL;
+    if (e == NULL)
+        return false;
+    complete_with(e, t->flags, t->user_frame, t->code, t->frame);
+    return true;
 }
 
 static void add_exception(struct extractor *x, struct tb_state *t, const struct line_view *lv,
@@ -619,6 +632,7 @@ static void add_exception(struct extractor *x, struct tb_state *t, const struct 
     e->line_no = lv->line_no;
     e->rank = lv->meta.rank >= 0 ? lv->meta.rank : t->rank;
     e->block_pending = e->rank < 0 && t->block_pending;
+    e->reraised = t->original;
     memcpy(e->host, lv->meta.host, HOST_MAX);
     /* the exception line's own time, which it rarely has, else the header's (own or
      * inherited): a time the exception line only inherits would depend on whether a pattern
@@ -930,12 +944,28 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
                 e->collateral_line |= src->head_verdicts[k].collateral;
             }
     }
+    unsigned long absorbed = 0;
     for (size_t i = 0; i < src->nexceptions; i++) {
         struct exception_event *e = &src->exceptions[i];
         if (m->continues && e->src == 0 && e->block_pending) {
             e->rank = before ? before->rank : -1;
             e->block_pending = false;
         }
+        /* a re-raised exception's original traceback, cut from its first part: one reader would
+         * have completed that exception with it */
+        struct exception_event *first = m->continues && e->src == 0 && e->reraised
+                                            ? last_exception(dst, src_offset, e->rank)
+                                            : NULL;
+        if (first) {
+            complete_with(first, e->flags, e->user_frame, e->code, e->frame);
+            if (first->entry < 0)
+                first->entry = e->entry;
+            first->collateral_line |= e->collateral_line;
+            exception_free(e);
+            absorbed++;
+            continue;
+        }
+        e->reraised = false;
         if (dst->nexceptions < EXCEPTIONS_MAX &&
             GROW(dst->exceptions, dst->exceptions_cap, dst->nexceptions, EXCEPTIONS_MAX) == FL_OK) {
             if (e->src == 0)
@@ -950,7 +980,7 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
         }
     }
     src->nexceptions = 0;
-    dst->exceptions_total += src->exceptions_total;
+    dst->exceptions_total += src->exceptions_total - absorbed;
     for (size_t i = 0; i < src->nfailures; i++) {
         struct launcher_failure f = src->failures[i];
         if (f.block_pending) {
@@ -1101,6 +1131,19 @@ enum fl_status extract_on_line(struct extractor *x, const struct line_view *lv)
     return traceback_line(x, lv);
 }
 
+/* "Type: message" or a bare "Type", the class name (after any module path and leading
+ * underscores) capitalised: what an exception line looks like, unlike a code line. */
+static bool exception_shape(const char *s, size_t n)
+{
+    size_t i = 0, last = 0;
+    for (; i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.'); i++)
+        if (s[i] == '.')
+            last = i + 1;
+    while (last < i && s[last] == '_')
+        last++;
+    return last < i && isupper((unsigned char)s[last]) && (i == n || s[i] == ':');
+}
+
 static enum fl_status traceback_line(struct extractor *x, const struct line_view *lv)
 {
     struct tb_state *t = NULL;
@@ -1150,8 +1193,13 @@ static enum fl_status traceback_line(struct extractor *x, const struct line_view
         t->frame = frame_text(s + lead, n - lead);
         note_frame(t);
         t->phase = TB_CODE;
+        t->frame_lead = lead;
         return FL_OK;
     }
+    /* a frame of code Python cannot show (python -c, <stdin>, a .pyc alone) has no code line:
+     * a line no deeper than the frame is the exception's */
+    if (t->phase == TB_CODE && lead <= t->frame_lead && exception_shape(s + lead, n - lead))
+        t->phase = TB_FRAMES;
     if (t->phase == TB_CODE) {
         t->phase = TB_FRAMES; /* the source line of the frame above */
         t->code = clip(s + lead, n - lead);

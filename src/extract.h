@@ -62,6 +62,9 @@ struct exception_event {
     bool collateral_line;    /* a collateral KB entry matched the exception line */
     bool block_pending;      /* printed in torchrun's summary, whose rank line came before this
                                 piece of the file: the previous piece knows it */
+    bool reraised;           /* the "Original Traceback" of a re-raised exception whose first
+                                part is in the piece of the file before this one: it completes
+                                that exception when the pieces are joined */
     int src;
     uint64_t line_no;        /* of the exception line */
     long rank;

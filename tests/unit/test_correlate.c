@@ -572,6 +572,35 @@ static void console_of_a_stuck_rank(void **state)
     fl_report_free(r);
 }
 
+static void traceback_without_source_lines(void **state)
+{
+    (void)state;
+    /* python -c prints no code line under a frame: the line after the frame is the exception */
+    const struct source src[] = {
+        {"train.log",
+         "Traceback (most recent call last):\n"
+         "  File \"<string>\", line 4, in <module>\n"
+         "  File \"<string>\", line 3, in f\n"
+         "KeyError: 'x'\n"},
+    };
+    struct fl_report *r = scan(src, 1);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "unclassified");
+    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "KeyError: 'x'"));
+    fl_report_free(r);
+    /* a log that lost its indentation keeps its code lines */
+    const struct source flat[] = {
+        {"train.log",
+         "Traceback (most recent call last):\n"
+         "File \"/w/train.py\", line 9, in main\n"
+         "x = table[k]\n"
+         "IndexError: list index out of range\n"},
+    };
+    r = scan(flat, 1);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "unclassified");
+    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "IndexError: list index out of range"));
+    fl_report_free(r);
+}
+
 static void advice_is_not_a_setting(void **state)
 {
     (void)state;
@@ -616,6 +645,7 @@ int main(void)
         cmocka_unit_test(script_stop_on_nan_loss),
         cmocka_unit_test(error_file_and_launcher_summary),
         cmocka_unit_test(console_of_a_stuck_rank),
+        cmocka_unit_test(traceback_without_source_lines),
         cmocka_unit_test(advice_is_not_a_setting),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
