@@ -22,13 +22,21 @@
  *                                ValueError raised while loading a sample is a data problem, an
  *                                assertion on a NaN loss is numerics; else it is "unclassified";
  *   rule_collateral_only         with neither, the first collateral failure is the diagnosis, and
- *                                the report says the cause is not in these logs.
+ *                                the report says the cause is not in these logs, unless
+ *   rule_silent_rank             the one rank that shows no consequence, by how torchrun's summary
+ *                                says it ended: exited on its own (child-failed), stopped while the
+ *                                others waited (rank-stuck-outside-collective, rank0-long-work-
+ *                                timeout on rank 0), or ended cleanly first (uneven-inputs-hang);
+ *   rule_late_arriver            or the one rank that found its peers gone while all others timed
+ *                                out waiting: it came late (stuck, or rank 0's long work).
  * Which rank initiated it:
  *   rule_rank_where_written      the rank on the headline's own line: a [rankN]:/[defaultN]: prefix,
  *                                a per-rank file (attempt_0/3/stderr.log, error.json), a capture;
  *   rule_seqnum_lag, rule_stack_odd_one_out, rule_progress_stalled   for a hang: the rank whose
  *                                NCCL sequence number lags, whose stack differs from all others',
  *                                or whose steps stopped a minute before the others';
+ *   rule_signal_death            a worker killed by SIGKILL/SIGSEGV/SIGABRT prints nothing: the
+ *                                rank torchrun's summary lists with that exitcode;
  *   rule_elimination             when every other rank shows only collateral failures, the one
  *                                remaining rank initiated;
  *   rule_launcher_hint           torchrun's "Root Cause (first observed failure)" names the first
@@ -479,29 +487,44 @@ static bool launcher_own(const struct exception_event *e)
 }
 
 /* Every rank of the job as far as the logs tell, sorted and unique: those named anywhere, those
- * the summary lists and, on one node (every listed rank is its own local rank), the local ranks
- * below the number of workers: those listed plus those the agent stopped. */
+ * the summary lists and, per node (one torchrun console, whose summary lists global ranks with
+ * their local ranks: global = the node's first rank + local), the local ranks below the number of
+ * its workers: those it lists plus those its agent stopped. */
 static size_t job_ranks(const struct run_analysis *a, long *v)
 {
     size_t n = 0;
-    bool one_node = true;
-    long top = -1;
     for (size_t i = 0; i < a->nranks && n < JOB_RANKS_MAX; i++)
         v[n++] = a->ranks[i];
-    for (size_t i = 0; i < a->nfailures && n < JOB_RANKS_MAX; i++) {
+    for (size_t i = 0; i < a->nfailures; i++) {
         const struct launcher_failure *f = &a->failures[i];
-        if (f->rank < 0)
+        if (f->rank < 0 || f->local_rank < 0)
             continue;
-        one_node &= f->rank == f->local_rank;
-        if (f->rank > top)
-            top = f->rank;
-        v[n++] = f->rank;
+        bool seen = false; /* each node once: at its first failure listed */
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = a->failures[j].src == f->src && a->failures[j].rank >= 0;
+        if (seen)
+            continue;
+        long base = f->rank - f->local_rank, workers = 0;
+        bool consistent = true;
+        for (size_t j = i; j < a->nfailures; j++) {
+            const struct launcher_failure *g = &a->failures[j];
+            if (g->src != f->src || g->rank < 0)
+                continue;
+            consistent &= g->rank - g->local_rank == base;
+            workers = g->local_rank + 1 > workers ? g->local_rank + 1 : workers;
+            if (n < JOB_RANKS_MAX)
+                v[n++] = g->rank;
+        }
+        long listed_here = 0, stopped_here = 0;
+        for (size_t j = 0; j < a->nfailures; j++)
+            listed_here += a->failures[j].src == f->src && a->failures[j].rank >= 0;
+        for (size_t j = 0; j < a->nstops; j++)
+            stopped_here += a->stops[j] == f->src;
+        if (listed_here + stopped_here > workers)
+            workers = listed_here + stopped_here;
+        for (long l = 0; consistent && l < workers && l < JOB_RANKS_MAX && n < JOB_RANKS_MAX; l++)
+            v[n++] = base + l;
     }
-    long workers = (long)(a->nfailures + a->launcher_stopped);
-    if (one_node && top + 1 > workers)
-        workers = top + 1;
-    for (long r = 0; one_node && r < workers && r < JOB_RANKS_MAX && n < JOB_RANKS_MAX; r++)
-        v[n++] = r;
     qsort(v, n, sizeof *v, cmp_long);
     size_t u = 0;
     for (size_t i = 0; i < n; i++)
@@ -549,6 +572,25 @@ static long silent_rank(const struct run_analysis *a)
     return nleft == 1 && n >= 2 ? left : -1;
 }
 
+/* Makes entry id the headline: cands[top] (or exc[top]) stays as its evidence, a consequence of
+ * what the ranks' behaviour says happened. */
+static bool headline_is(struct run_analysis *a, const char *id)
+{
+    const struct entry *e = entry_by_id(a->kb, id);
+    if (e == NULL)
+        return false;
+    for (size_t i = 0; i < a->ncand && a->kind == HEADLINE_CANDIDATE; i++)
+        if (!a->cands[i].dropped && cand_entry(a, &a->cands[i]) == e)
+            a->top = i;
+    if (a->kind == HEADLINE_EXCEPTION) {
+        a->exc_entry = e;
+        a->consequence = false;
+    } else if (cand_entry(a, &a->cands[a->top]) != e) {
+        a->headline_entry = e;
+    }
+    return true;
+}
+
 /* With only consequences on the ranks (timeouts, closed connections), how the one silent rank
  * ended says what happened, from torchrun's summary:
  *   listed with an exit code of its own (sys.exit(3), os._exit) and no traceback: the program
@@ -579,23 +621,60 @@ static bool rule_silent_rank(struct run_analysis *a)
         id = s == 0 ? "rank0-long-work-timeout" : "rank-stuck-outside-collective";
         how = "never reached the collective the others failed in, and was stopped";
     }
-    const struct entry *e = entry_by_id(a->kb, id);
-    if (e == NULL)
+    if (!headline_is(a, id))
         return false;
-    for (size_t i = 0; i < a->ncand && a->kind == HEADLINE_CANDIDATE; i++)
-        if (!a->cands[i].dropped && cand_entry(a, &a->cands[i]) == e)
-            a->top = i;
-    if (a->kind == HEADLINE_EXCEPTION) {
-        a->exc_entry = e;
-        a->consequence = false;
-    } else if (cand_entry(a, &a->cands[a->top]) != e) {
-        a->headline_entry = e;
-    }
     a->rank = s;
     buf_printf(&a->why, "every other rank reported only consequences; rank %ld %s", s, how);
     decided(a, &a->headline_rule, "silent_rank", "rank %ld %s: %s", s, how, id);
     decided(a, &a->rank_rule, "silent_rank", "rank %ld is the one rank that reported no "
             "consequence of its own", s);
+    return true;
+}
+
+static bool timed_out(const struct exception_event *e)
+{
+    return strstr(e->message, "imed out") || strstr(e->message, "imeout");
+}
+
+static bool lost_peer(const struct exception_event *e)
+{
+    return strstr(e->message, "closed by peer") || strstr(e->message, "reset by peer") ||
+           strstr(e->message, "closed by remote peer") || strstr(e->message, "Broken pipe");
+}
+
+/* Every rank but one timed out waiting in a collective, and that one only found its peers gone
+ * (a closed connection, a reset) when it got there: it came late, after they gave up. A rank
+ * that was slow or blocked outside the collective: rank-stuck-outside-collective, or on rank 0,
+ * the rank that does the solo work, rank0-long-work-timeout. */
+static bool rule_late_arriver(struct run_analysis *a)
+{
+    long late = -1;
+    size_t waited = 0, nlate = 0;
+    for (size_t i = 0; i < a->nranks; i++) {
+        bool t = false, c = false;
+        for (size_t j = 0; j < a->nexc; j++)
+            if (a->exc[j].rank == a->ranks[i]) {
+                t |= timed_out(&a->exc[j]);
+                c |= lost_peer(&a->exc[j]);
+            }
+        if (t) {
+            waited++;
+        } else if (c) {
+            nlate++;
+            late = a->ranks[i];
+        }
+    }
+    if (nlate != 1 || waited < 2)
+        return false;
+    const char *id = late == 0 ? "rank0-long-work-timeout" : "rank-stuck-outside-collective";
+    if (!headline_is(a, id))
+        return false;
+    a->rank = late;
+    buf_printf(&a->why, "%zu ranks timed out waiting in a collective; rank %ld only found them "
+               "gone when it got there", waited, late);
+    decided(a, &a->headline_rule, "late_arriver", "%zu ranks timed out waiting; rank %ld arrived "
+            "after they gave up: %s", waited, late, id);
+    decided(a, &a->rank_rule, "late_arriver", "rank %ld is the one the others waited for", late);
     return true;
 }
 
@@ -643,7 +722,7 @@ void correlator_decide(struct run_analysis *a)
             rule_exception_class(a);
         else if (!rule_collateral_only(a))
             return;
-        else if (rule_silent_rank(a))
+        else if (rule_silent_rank(a) || rule_late_arriver(a))
             return;
     }
     if (rule_signal_death(a))
@@ -1270,6 +1349,8 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
     a.failures = x->failures;
     a.nfailures = x->nfailures;
     a.launcher_stopped = x->launcher_stopped;
+    a.stops = x->stops;
+    a.nstops = x->nstops;
     a.unranked_tracebacks = x->unranked_tracebacks;
     enum fl_status st = analyse_stacks(x, r, &a);
     if (st == FL_OK)

@@ -108,6 +108,8 @@ struct run_analysis {
     const struct launcher_failure *failures; /* torchrun's summary: each failed rank's exit */
     size_t nfailures;
     unsigned long launcher_stopped;      /* workers the agent stopped with a closing signal */
+    const int *stops;                    /* the source (a node's console) of each stop */
+    size_t nstops;
     unsigned long unranked_tracebacks;   /* tracebacks printed with no rank (see extract.h) */
 
     /* decided by the rules */

@@ -158,6 +158,7 @@ void extractor_free(struct extractor *x)
     free(x->chains);
     free(x->blocks);
     free(x->failures);
+    free(x->stops);
     free(x->head_verdicts);
     for (size_t i = 0; i < x->nopen; i++)
         tb_free(&x->open[i]);
@@ -855,6 +856,8 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
         return FL_OK;
     case BUILTIN_LAUNCHER_STOP:
         x->launcher_stopped++;
+        if (GROW(x->stops, x->stops_cap, x->nstops, LAUNCHER_FAILURES_MAX) == FL_OK)
+            x->stops[x->nstops++] = lv->src;
         return FL_OK;
     case BUILTIN_LAUNCHER_EXIT: {
         size_t n;
@@ -994,6 +997,9 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
         keep_failure(dst, &f);
     }
     dst->launcher_stopped += src->launcher_stopped;
+    for (size_t i = 0; i < src->nstops; i++)
+        if (GROW(dst->stops, dst->stops_cap, dst->nstops, LAUNCHER_FAILURES_MAX) == FL_OK)
+            dst->stops[dst->nstops++] = src->stops[i] + src_offset;
     dst->unranked_tracebacks += src->unranked_tracebacks;
     for (size_t i = 0; i < src->nblocks; i++) {
         struct launcher_block b = src->blocks[i];

@@ -164,6 +164,9 @@ struct extractor {
     size_t nfailures, failures_cap;
     unsigned long launcher_stopped; /* workers the agent sent a closing signal: still running when
                                        another one failed */
+    int *stops;                 /* the source of each such line (a node's console), up to
+                                   LAUNCHER_FAILURES_MAX */
+    size_t nstops, stops_cap;
     unsigned long unranked_tracebacks; /* traceback headers of no known rank, less the chained
                                           ones ("During handling of the above exception") */
     struct line_verdict *head_verdicts; /* source 0's first TRACEBACK_MAX_LINES lines */

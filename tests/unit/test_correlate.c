@@ -308,6 +308,7 @@ static const char *CLOSED_MSG = "[./gloo/transport/tcp/pair.cc:598] Connection c
 static void silent_rank_says_how_it_ended(void **state)
 {
     (void)state;
+    static const int one_stop[] = {0}; /* one closing signal, on the console of source 0 */
     struct run r;
     /* rank 1 exited with a code of its own and printed nothing: the others lost it */
     run_init(&r, 3);
@@ -320,6 +321,8 @@ static void silent_rank_says_how_it_ended(void **state)
     r.a.failures = exited;
     r.a.nfailures = 2;
     r.a.launcher_stopped = 1;
+    r.a.stops = one_stop;
+    r.a.nstops = 1;
     correlator_decide(&r.a);
     assert_string_equal(headline_id(&r), "child-failed");
     assert_string_equal(r.a.headline_rule, "silent_rank");
@@ -335,6 +338,8 @@ static void silent_rank_says_how_it_ended(void **state)
     r.a.failures = timed_out;
     r.a.nfailures = 2;
     r.a.launcher_stopped = 1;
+    r.a.stops = one_stop;
+    r.a.nstops = 1;
     correlator_decide(&r.a);
     assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
     assert_int_equal(r.a.rank, 2);
@@ -358,6 +363,8 @@ static void silent_rank_says_how_it_ended(void **state)
     r.a.failures = waited;
     r.a.nfailures = 2;
     r.a.launcher_stopped = 1;
+    r.a.stops = one_stop;
+    r.a.nstops = 1;
     correlator_decide(&r.a);
     assert_string_equal(headline_id(&r), "rank0-long-work-timeout");
     assert_int_equal(r.a.rank, 0);
@@ -381,6 +388,57 @@ static void silent_rank_says_how_it_ended(void **state)
     assert_string_equal(headline_id(&r), "nccl-remote-error");
     assert_int_equal(r.a.rank, 1);
     assert_string_equal(r.a.rank_rule, "elimination");
+    correlator_analysis_free(&r.a);
+}
+
+static void silent_rank_on_another_node(void **state)
+{
+    (void)state;
+    /* two nodes of two workers, one console each: node 0 lists ranks 0 and 1, node 1 lists rank 3
+     * (its local rank 1) and stopped one worker, its local rank 0: global rank 2 */
+    struct run r;
+    run_init(&r, 0);
+    add_exception(&r, "RuntimeError", TIMED_OUT, -1, 1)->src = 0;
+    add_exception(&r, "RuntimeError", TIMED_OUT, -1, 2)->src = 1;
+    struct launcher_failure f[] = {{.rank = 1, .local_rank = 1, .exitcode = 1, .src = 0},
+                                   {.rank = 0, .local_rank = 0, .exitcode = 1, .src = 0},
+                                   {.rank = 3, .local_rank = 1, .exitcode = 1, .src = 1}};
+    static const int stops[] = {1};
+    r.a.failures = f;
+    r.a.nfailures = 3;
+    r.a.launcher_stopped = 1;
+    r.a.stops = stops;
+    r.a.nstops = 1;
+    r.a.unranked_tracebacks = 3;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
+    assert_int_equal(r.a.rank, 2);
+    correlator_analysis_free(&r.a);
+}
+
+static void late_arriver_kept_the_others_waiting(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r, 4);
+    add_exception(&r, "RuntimeError", TIMED_OUT, 0, 1);
+    add_exception(&r, "RuntimeError", TIMED_OUT, 1, 2);
+    add_exception(&r, "RuntimeError", TIMED_OUT, 2, 3);
+    add_exception(&r, "RuntimeError", CLOSED_MSG, 3, 4);
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
+    assert_string_equal(r.a.headline_rule, "late_arriver");
+    assert_int_equal(r.a.rank, 3);
+    /* rank 0 came late: its solo work kept them */
+    r.exc[0].message = (char *)CLOSED_MSG;
+    r.exc[3].message = (char *)TIMED_OUT;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "rank0-long-work-timeout");
+    assert_int_equal(r.a.rank, 0);
+    /* everyone lost a peer: nobody waited, a peer died */
+    r.exc[1].message = r.exc[2].message = r.exc[3].message = (char *)CLOSED_MSG;
+    correlator_decide(&r.a);
+    assert_null(r.a.headline_rule == NULL ? NULL : strstr(r.a.headline_rule, "late_arriver"));
     correlator_analysis_free(&r.a);
 }
 
@@ -640,6 +698,8 @@ int main(void)
         cmocka_unit_test(hang_rules),
         cmocka_unit_test(signal_death_names_the_killed_rank),
         cmocka_unit_test(silent_rank_says_how_it_ended),
+        cmocka_unit_test(silent_rank_on_another_node),
+        cmocka_unit_test(late_arriver_kept_the_others_waiting),
         cmocka_unit_test(healthy_run_has_no_headline),
         cmocka_unit_test(rank_from_path_and_frames),
         cmocka_unit_test(script_stop_on_nan_loss),
