@@ -593,8 +593,9 @@ static bool headline_is(struct run_analysis *a, const char *id)
 
 /* With only consequences on the ranks (timeouts, closed connections), how the one silent rank
  * ended says what happened, from torchrun's summary:
- *   listed with an exit code of its own (sys.exit(3), os._exit) and no traceback: the program
- *   ended that rank early, and the others lost it: child-failed, on that rank;
+ *   listed with an exit code of its own (sys.exit(3), os._exit) and no traceback, or killed by
+ *   a signal that no entry explains (os.abort): the program ended that rank early, and the
+ *   others lost it: child-failed, on that rank;
  *   not listed and stopped by the agent after the others failed: it never reached the collective
  *   they timed out in: rank-stuck-outside-collective, or on rank 0, the rank that does the solo
  *   work (saving, evaluating, logging), rank0-long-work-timeout;
@@ -613,7 +614,9 @@ static bool rule_silent_rank(struct run_analysis *a)
         id = "child-failed";
         how = "exited with a code of its own and no traceback";
     } else if (f && !stop_signal(f->exitcode)) {
-        return false; /* killed by a signal: that entry's own signals decide */
+        /* no entry of a signal death fired (a SIGABRT with no C++ terminate printed) */
+        id = "child-failed";
+        how = "was killed by a signal with nothing printed";
     } else if (f == NULL && a->launcher_stopped == 0) {
         id = "uneven-inputs-hang";
         how = "ended without an error while the others waited in a collective";

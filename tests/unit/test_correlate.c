@@ -327,6 +327,11 @@ static void silent_rank_says_how_it_ended(void **state)
     assert_string_equal(headline_id(&r), "child-failed");
     assert_string_equal(r.a.headline_rule, "silent_rank");
     assert_int_equal(r.a.rank, 1);
+    /* the same with os.abort(): SIGABRT, and no C++ terminate for worker-abort-exception */
+    exited[0].exitcode = -6;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "child-failed");
+    assert_int_equal(r.a.rank, 1);
     correlator_analysis_free(&r.a);
 
     /* ranks 0 and 1 timed out in a barrier; rank 2 never came and was stopped by the agent */
