@@ -22,13 +22,21 @@
  *                                ValueError raised while loading a sample is a data problem, an
  *                                assertion on a NaN loss is numerics; else it is "unclassified";
  *   rule_collateral_only         with neither, the first collateral failure is the diagnosis, and
- *                                the report says the cause is not in these logs.
+ *                                the report says the cause is not in these logs, unless
+ *   rule_silent_rank             the one rank that shows no consequence, by how torchrun's summary
+ *                                says it ended: exited on its own (child-failed), stopped while the
+ *                                others waited (rank-stuck-outside-collective, rank0-long-work-
+ *                                timeout on rank 0), or ended cleanly first (uneven-inputs-hang);
+ *   rule_late_arriver            or the one rank that found its peers gone while all others timed
+ *                                out waiting: it came late (stuck, or rank 0's long work).
  * Which rank initiated it:
  *   rule_rank_where_written      the rank on the headline's own line: a [rankN]:/[defaultN]: prefix,
  *                                a per-rank file (attempt_0/3/stderr.log, error.json), a capture;
  *   rule_seqnum_lag, rule_stack_odd_one_out, rule_progress_stalled   for a hang: the rank whose
  *                                NCCL sequence number lags, whose stack differs from all others',
  *                                or whose steps stopped a minute before the others';
+ *   rule_signal_death            a worker killed by SIGKILL/SIGSEGV/SIGABRT prints nothing: the
+ *                                rank torchrun's summary lists with that exitcode;
  *   rule_elimination             when every other rank shows only collateral failures, the one
  *                                remaining rank initiated;
  *   rule_launcher_hint           torchrun's "Root Cause (first observed failure)" names the first
@@ -42,6 +50,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return x < y ? -1 : x > y;
+}
 
 static bool earlier(int64_t ts_a, uint64_t seq_a, int64_t ts_b, uint64_t seq_b)
 {
@@ -405,6 +419,268 @@ static bool rule_elimination(struct run_analysis *a)
     return true;
 }
 
+/* ---------------------------------------------------------------- what torchrun's summary says */
+
+/* SIGTERM, SIGINT, SIGHUP: what the agent (or a scheduler, or a person) sends to stop workers. */
+static bool stop_signal(int exitcode)
+{
+    return exitcode == -15 || exitcode == -2 || exitcode == -1;
+}
+
+static const struct launcher_failure *listed(const struct run_analysis *a, long rank)
+{
+    for (size_t i = 0; i < a->nfailures; i++)
+        if (a->failures[i].rank == rank)
+            return &a->failures[i];
+    return NULL;
+}
+
+/* The one rank the summary lists as killed by a signal nobody sends to stop a worker (SIGKILL,
+ * SIGSEGV, SIGABRT, ...), or -1. */
+static const struct launcher_failure *signal_death(const struct run_analysis *a)
+{
+    const struct launcher_failure *found = NULL;
+    for (size_t i = 0; i < a->nfailures; i++) {
+        const struct launcher_failure *f = &a->failures[i];
+        if (f->rank < 0 || f->exitcode >= 0 || stop_signal(f->exitcode))
+            continue;
+        if (found && found->rank != f->rank)
+            return NULL;
+        found = f;
+    }
+    return found;
+}
+
+static bool rank_written(const struct candidate *cd)
+{
+    for (size_t j = 0; j < cd->st->nranks; j++)
+        if (cd->st->ranks[j].rank >= 0)
+            return true;
+    return false;
+}
+
+/* A worker killed by a signal prints nothing: torchrun's summary lists it under its rank with
+ * "exitcode : -9" (or -11, -6), and the "traceback : Signal 9 (SIGKILL) received by PID" line
+ * that the entries match names no rank. When the headline is such a primary failure and none of
+ * its lines names a rank of its own, the one rank killed by such a signal is its rank. */
+static bool rule_signal_death(struct run_analysis *a)
+{
+    if (a->kind != HEADLINE_CANDIDATE || cand_entry(a, &a->cands[a->top])->collateral ||
+        rank_written(&a->cands[a->top]))
+        return false;
+    const struct launcher_failure *f = signal_death(a);
+    if (f == NULL)
+        return false;
+    a->rank = f->rank;
+    buf_printf(&a->why, "torchrun's summary lists rank %ld as killed by signal %d, which leaves no "
+               "traceback", f->rank, -f->exitcode);
+    decided(a, &a->rank_rule, "signal_death", "torchrun lists rank %ld with exitcode %d: the one "
+            "worker killed by a signal that is not a stop request", f->rank, f->exitcode);
+    return true;
+}
+
+#define JOB_RANKS_MAX 4096
+
+static bool launcher_own(const struct exception_event *e)
+{
+    return strstr(e->type, "ChildFailedError") || strstr(e->type, "SignalException");
+}
+
+/* Every rank of the job as far as the logs tell, sorted and unique: those named anywhere, those
+ * the summary lists and, per node (one torchrun console, whose summary lists global ranks with
+ * their local ranks: global = the node's first rank + local), the local ranks below the number of
+ * its workers: those it lists plus those its agent stopped. */
+static size_t job_ranks(const struct run_analysis *a, long *v)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->nranks && n < JOB_RANKS_MAX; i++)
+        v[n++] = a->ranks[i];
+    for (size_t i = 0; i < a->nfailures; i++) {
+        const struct launcher_failure *f = &a->failures[i];
+        if (f->rank < 0 || f->local_rank < 0)
+            continue;
+        bool seen = false; /* each node once: at its first failure listed */
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = a->failures[j].src == f->src && a->failures[j].rank >= 0;
+        if (seen)
+            continue;
+        long base = f->rank - f->local_rank, workers = 0;
+        bool consistent = true;
+        for (size_t j = i; j < a->nfailures; j++) {
+            const struct launcher_failure *g = &a->failures[j];
+            if (g->src != f->src || g->rank < 0)
+                continue;
+            consistent &= g->rank - g->local_rank == base;
+            workers = g->local_rank + 1 > workers ? g->local_rank + 1 : workers;
+            if (n < JOB_RANKS_MAX)
+                v[n++] = g->rank;
+        }
+        long listed_here = 0, stopped_here = 0;
+        for (size_t j = 0; j < a->nfailures; j++)
+            listed_here += a->failures[j].src == f->src && a->failures[j].rank >= 0;
+        for (size_t j = 0; j < a->nstops; j++)
+            stopped_here += a->stops[j] == f->src;
+        if (listed_here + stopped_here > workers)
+            workers = listed_here + stopped_here;
+        for (long l = 0; consistent && l < workers && l < JOB_RANKS_MAX && n < JOB_RANKS_MAX; l++)
+            v[n++] = base + l;
+    }
+    qsort(v, n, sizeof *v, cmp_long);
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] >= 0 && (u == 0 || v[u - 1] != v[i]))
+            v[u++] = v[i];
+    return u;
+}
+
+/* The one rank that shows nothing while every other rank of the job shows only consequences, or
+ * -1. A console log without rank prefixes names no rank on its exceptions: the ranks the summary
+ * lists with exitcode 1 (Python's exit on an uncaught exception) are taken to have raised those
+ * consequences, and what is left over to be the stopped workers'. */
+static long silent_rank(const struct run_analysis *a)
+{
+    long v[JOB_RANKS_MAX];
+    size_t n = job_ranks(a, v);
+    size_t unranked = 0, quiet = 0, own = 0;
+    for (size_t i = 0; i < a->nexc; i++) {
+        unranked += a->exc[i].rank < 0 && !launcher_own(&a->exc[i]) &&
+                    correlator_exception_is_consequence(&a->exc[i]);
+        own += a->exc[i].rank < 0 && launcher_own(&a->exc[i]);
+    }
+    /* interleaved tracebacks of unnamed ranks read as one exception: their headers count them */
+    if (a->unranked_tracebacks > own && a->unranked_tracebacks - own > unranked)
+        unranked = a->unranked_tracebacks - own;
+    bool shows[JOB_RANKS_MAX];
+    for (size_t i = 0; i < n; i++) {
+        const struct launcher_failure *f = listed(a, v[i]);
+        shows[i] = rank_shows_collateral(a, v[i]);
+        if (!shows[i] && f && f->exitcode == 1 && unranked > 0) {
+            shows[i] = true;
+            unranked--;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        quiet += !shows[i] && listed(a, v[i]) == NULL;
+    long left = -1;
+    size_t nleft = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (shows[i] || (listed(a, v[i]) == NULL && quiet <= unranked))
+            continue;
+        nleft++;
+        left = v[i];
+    }
+    return nleft == 1 && n >= 2 ? left : -1;
+}
+
+/* Makes entry id the headline: cands[top] (or exc[top]) stays as its evidence, a consequence of
+ * what the ranks' behaviour says happened. */
+static bool headline_is(struct run_analysis *a, const char *id)
+{
+    const struct entry *e = entry_by_id(a->kb, id);
+    if (e == NULL)
+        return false;
+    for (size_t i = 0; i < a->ncand && a->kind == HEADLINE_CANDIDATE; i++)
+        if (!a->cands[i].dropped && cand_entry(a, &a->cands[i]) == e)
+            a->top = i;
+    if (a->kind == HEADLINE_EXCEPTION) {
+        a->exc_entry = e;
+        a->consequence = false;
+    } else if (cand_entry(a, &a->cands[a->top]) != e) {
+        a->headline_entry = e;
+    }
+    return true;
+}
+
+/* With only consequences on the ranks (timeouts, closed connections), how the one silent rank
+ * ended says what happened, from torchrun's summary:
+ *   listed with an exit code of its own (sys.exit(3), os._exit) and no traceback, or killed by
+ *   a signal that no entry explains (os.abort): the program ended that rank early, and the
+ *   others lost it: child-failed, on that rank;
+ *   not listed and stopped by the agent after the others failed: it never reached the collective
+ *   they timed out in: rank-stuck-outside-collective, or on rank 0, the rank that does the solo
+ *   work (saving, evaluating, logging), rank0-long-work-timeout;
+ *   not listed and not stopped: it ended without error while its peers were still in a
+ *   collective: its loop ran out of data first, uneven-inputs-hang. */
+static bool rule_silent_rank(struct run_analysis *a)
+{
+    if (a->nfailures == 0)
+        return false;
+    long s = silent_rank(a);
+    if (s < 0)
+        return false;
+    const struct launcher_failure *f = listed(a, s);
+    const char *id, *how;
+    if (f && f->exitcode > 0) {
+        id = "child-failed";
+        how = "exited with a code of its own and no traceback";
+    } else if (f && !stop_signal(f->exitcode)) {
+        /* no entry of a signal death fired (a SIGABRT with no C++ terminate printed) */
+        id = "child-failed";
+        how = "was killed by a signal with nothing printed";
+    } else if (f == NULL && a->launcher_stopped == 0) {
+        id = "uneven-inputs-hang";
+        how = "ended without an error while the others waited in a collective";
+    } else {
+        id = s == 0 ? "rank0-long-work-timeout" : "rank-stuck-outside-collective";
+        how = "never reached the collective the others failed in, and was stopped";
+    }
+    if (!headline_is(a, id))
+        return false;
+    a->rank = s;
+    buf_printf(&a->why, "every other rank reported only consequences; rank %ld %s", s, how);
+    decided(a, &a->headline_rule, "silent_rank", "rank %ld %s: %s", s, how, id);
+    decided(a, &a->rank_rule, "silent_rank", "rank %ld is the one rank that reported no "
+            "consequence of its own", s);
+    return true;
+}
+
+static bool timed_out(const struct exception_event *e)
+{
+    return strstr(e->message, "imed out") || strstr(e->message, "imeout");
+}
+
+static bool lost_peer(const struct exception_event *e)
+{
+    return strstr(e->message, "closed by peer") || strstr(e->message, "reset by peer") ||
+           strstr(e->message, "closed by remote peer") || strstr(e->message, "Broken pipe");
+}
+
+/* Every rank but one timed out waiting in a collective, and that one only found its peers gone
+ * (a closed connection, a reset) when it got there: it came late, after they gave up. A rank
+ * that was slow or blocked outside the collective: rank-stuck-outside-collective, or on rank 0,
+ * the rank that does the solo work, rank0-long-work-timeout. */
+static bool rule_late_arriver(struct run_analysis *a)
+{
+    long late = -1;
+    size_t waited = 0, nlate = 0;
+    for (size_t i = 0; i < a->nranks; i++) {
+        bool t = false, c = false;
+        for (size_t j = 0; j < a->nexc; j++)
+            if (a->exc[j].rank == a->ranks[i]) {
+                t |= timed_out(&a->exc[j]);
+                c |= lost_peer(&a->exc[j]);
+            }
+        if (t) {
+            waited++;
+        } else if (c) {
+            nlate++;
+            late = a->ranks[i];
+        }
+    }
+    if (nlate != 1 || waited < 2)
+        return false;
+    const char *id = late == 0 ? "rank0-long-work-timeout" : "rank-stuck-outside-collective";
+    if (!headline_is(a, id))
+        return false;
+    a->rank = late;
+    buf_printf(&a->why, "%zu ranks timed out waiting in a collective; rank %ld only found them "
+               "gone when it got there", waited, late);
+    decided(a, &a->headline_rule, "late_arriver", "%zu ranks timed out waiting; rank %ld arrived "
+            "after they gave up: %s", waited, late, id);
+    decided(a, &a->rank_rule, "late_arriver", "rank %ld is the one the others waited for", late);
+    return true;
+}
+
 static bool rule_launcher_hint(struct run_analysis *a)
 {
     if (a->launcher_root_rank < 0)
@@ -441,7 +717,7 @@ void correlator_decide(struct run_analysis *a)
     a->kind = HEADLINE_NONE;
     a->consequence = false;
     a->rank = -1;
-    a->exc_entry = NULL;
+    a->exc_entry = a->headline_entry = NULL;
     rule_specific_over_generic(a);
     rule_time_order(a);
     if (!rule_primary_beats_collateral(a)) {
@@ -449,7 +725,11 @@ void correlator_decide(struct run_analysis *a)
             rule_exception_class(a);
         else if (!rule_collateral_only(a))
             return;
+        else if (rule_silent_rank(a) || rule_late_arriver(a))
+            return;
     }
+    if (rule_signal_death(a))
+        return;
     bool collateral = a->consequence ||
                       (a->kind == HEADLINE_CANDIDATE && cand_entry(a, &a->cands[a->top])->collateral);
     bool hang = collateral || (a->kind == HEADLINE_CANDIDATE &&
@@ -654,11 +934,6 @@ static void first_event(const struct entry_state *st, struct candidate *cd)
         }
 }
 
-static int cmp_long(const void *a, const void *b)
-{
-    long x = *(const long *)a, y = *(const long *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* Where a frame is a wait for the other ranks: a collective, a point-to-point receive, a barrier
  * or a device synchronisation. */
@@ -1080,7 +1355,8 @@ static struct diagnosis *headline_diagnosis(struct run_analysis *a, const struct
         if (!is_diag)
             continue;
         struct diagnosis *d = &r->diagnoses[r->ndiagnoses++];
-        fill_prose(d, e);
+        /* what the ranks' behaviour says this candidate is a consequence of */
+        fill_prose(d, n == 0 && a->headline_entry ? a->headline_entry : e);
         d->rank = cd->rank;
         memcpy(d->host, cd->host, HOST_MAX);
         d->first_ts = cd->first_ts;
@@ -1116,6 +1392,14 @@ static void score_diagnoses(const struct run_analysis *a, struct fl_report *r)
         for (size_t j = 0; j < a->ncand && !cd; j++)
             if (!a->cands[j].dropped && cand_entry(a, &a->cands[j]) == d->entry)
                 cd = &a->cands[j];
+        if (cd == NULL) { /* the headline_entry: inferred from the ranks, not matched */
+            struct score_input in = {.entry = d->entry, .matched_signals = 1,
+                                     .rank_known = d->rank >= 0,
+                                     .time_known = d->first_ts != TS_UNKNOWN, .is_top = i == 0,
+                                     .has_collateral = d->ncollateral > 0, .inferred = true};
+            d->confidence = score_confidence(&in);
+            continue;
+        }
         struct score_input in = {.entry = d->entry, .counts = cd->st->counts,
                                  .matched_signals = cd->matched, .nranks = cd->st->nranks,
                                  .rank_known = d->rank >= 0,
@@ -1142,6 +1426,12 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
     /* the summary names a global rank; the agent's "failed (exitcode ...)" line a local one,
      * the same on one node */
     a.launcher_root_rank = x->launcher_root_rank >= 0 ? x->launcher_root_rank : x->launcher_exit_rank;
+    a.failures = x->failures;
+    a.nfailures = x->nfailures;
+    a.launcher_stopped = x->launcher_stopped;
+    a.stops = x->stops;
+    a.nstops = x->nstops;
+    a.unranked_tracebacks = x->unranked_tracebacks;
     enum fl_status st = analyse_stacks(x, r, &a);
     if (st == FL_OK)
         st = analyse_progress(x, &a);

@@ -108,6 +108,12 @@ struct run_analysis {
     long stalled_seconds;
     long launcher_root_rank;             /* torchrun's "Root Cause (first observed failure)",
                                             else the first worker its agent saw fail, or -1 */
+    const struct launcher_failure *failures; /* torchrun's summary: each failed rank's exit */
+    size_t nfailures;
+    unsigned long launcher_stopped;      /* workers the agent stopped with a closing signal */
+    const int *stops;                    /* the source (a node's console) of each stop */
+    size_t nstops;
+    unsigned long unranked_tracebacks;   /* tracebacks printed with no rank (see extract.h) */
 
     /* decided by the rules */
     enum headline kind;
@@ -115,6 +121,8 @@ struct run_analysis {
     bool consequence;                    /* exc[top] is itself a consequence: nothing better */
     const struct entry *exc_entry;       /* the entry exc[top]'s type and frames point to, or
                                             NULL: "unclassified" */
+    const struct entry *headline_entry;  /* what the ranks' behaviour says cands[top] is a
+                                            consequence of (a rank stuck, done, exited), or NULL */
     size_t nprimary, nkept;              /* kept candidates, and how many are primary */
     long rank;                           /* the initiating rank, or -1 */
     const char *headline_rule, *rank_rule;

@@ -69,6 +69,12 @@ static const struct builtin_pattern builtins[] = {
     {BUILTIN_LAUNCHER_RANK, "rank +: [0-9]+ \\(local_rank: [0-9]+\\)", 0,
      "rank +: (?<grank>[0-9]+) \\(local_rank: [0-9]+\\)"},
     {BUILTIN_LAUNCHER_ROOT, "Root Cause \\(first observed failure\\):", 0, NULL},
+    /* the same template's next line: "  exitcode  : -9 (pid: 4104)" */
+    {BUILTIN_LAUNCHER_CODE, "exitcode +: -?[0-9]+ \\(pid: [0-9]+\\)", 0,
+     "exitcode +: (?<code>-?[0-9]+) \\(pid"},
+    /* the agent stopping the workers still running after one failed (multiprocessing/api.py
+     * close): "Sending process 4104 closing signal SIGTERM" */
+    {BUILTIN_LAUNCHER_STOP, "Sending process [0-9]+ closing signal SIG", 0, NULL},
     /* torchelastic's monitor (multiprocessing/api.py): "failed (exitcode: -9) local_rank: 3 (pid:
      * 4104) of binary: /usr/bin/python3", one line per failed worker, the first one first */
     {BUILTIN_LAUNCHER_EXIT, "failed \\(exitcode: -?[0-9]+\\) local_rank: [0-9]+ \\(pid: ", 0,
@@ -101,6 +107,7 @@ struct tb_state {
     bool original;        /* "Original Traceback": where a re-raised exception (a DataLoader
                              worker's) really came from */
     bool block_pending;   /* its rank is in torchrun's summary before this piece of the file */
+    size_t frame_lead;    /* the indentation of the last frame line: its code line is deeper */
     char *cpp_type;       /* C++: the type from "instance of 'X'" */
     struct line_meta meta; /* of the header */
 };
@@ -151,6 +158,8 @@ void extractor_free(struct extractor *x)
     free(x->hosts);
     free(x->chains);
     free(x->blocks);
+    free(x->failures);
+    free(x->stops);
     free(x->head_verdicts);
     for (size_t i = 0; i < x->nopen; i++)
         tb_free(&x->open[i]);
@@ -325,7 +334,8 @@ bool extract_captures(struct extractor *x, const struct fl_kb *kb, int pattern,
     *st = FL_OK;
     if (run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) <= 0)
         return false;
-    each_named_group(x, code_of(x, kb, pattern), lv->msg, set_location, meta);
+    if (kb->patterns[pattern].names_location) /* else set_location has nothing to find */
+        each_named_group(x, code_of(x, kb, pattern), lv->msg, set_location, meta);
     if (want_facts)
         *st = captures_to_facts(x, code_of(x, kb, pattern), lv->msg);
     return true;
@@ -339,13 +349,19 @@ static bool advised(const char *line, size_t at)
     static const char *const words[] = {"try ", "consider ", "please set", "you can set",
                                         "you may set", "you should set", "recommend", "suggest",
                                         "to enable", "to disable", NULL};
-    for (int i = 0; words[i]; i++) {
-        size_t wl = strlen(words[i]);
-        /* the advice is in the same sentence: a bounded look-back keeps long lines linear */
-        for (size_t j = at > 80 ? at - 80 : 0; j + wl <= at; j++)
-            if (strncasecmp(line + j, words[i], wl) == 0)
-                return true;
+    /* the advice is in the same sentence: a bounded look-back keeps long lines linear. The
+     * window is lowered once (ASCII, as strncasecmp in the C locale) and each word found with
+     * memmem: a word per position with strncasecmp cost 800 calls per setting, and NCCL_DEBUG=INFO
+     * logs print settings by the thousand */
+    char low[80];
+    size_t from = at > sizeof low ? at - sizeof low : 0, n = at - from;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)line[from + i];
+        low[i] = (char)(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
     }
+    for (int i = 0; words[i]; i++)
+        if (memmem(low, n, words[i], strlen(words[i])) != NULL)
+            return true;
     return false;
 }
 
@@ -483,7 +499,8 @@ static struct launcher_block *block_of(struct extractor *x, int src, bool create
             return &x->blocks[i];
     if (!create || GROW(x->blocks, x->blocks_cap, x->nblocks, OPEN_MAX) != FL_OK)
         return NULL;
-    x->blocks[x->nblocks] = (struct launcher_block){.src = src, .rank = -1, .head_rank = -1};
+    x->blocks[x->nblocks] = (struct launcher_block){.src = src, .rank = -1, .local_rank = -1,
+                                                    .head_rank = -1};
     return &x->blocks[x->nblocks++];
 }
 
@@ -510,6 +527,9 @@ static struct tb_state *open_tb(struct extractor *x, const struct line_view *lv)
     struct tb_state fresh = {.src = lv->src, .rank = rank, .meta = lv->meta,
                              .block_pending = pending};
     fresh.original = memmem(lv->msg, lv->msg_len, "Original Traceback (", 20) != NULL;
+    /* tracebacks of ranks a console does not name interleave and replace each other below: their
+     * headers still count the ranks that raised */
+    x->unranked_tracebacks += rank < 0 && !pending && !fresh.original;
     /* a new header for the same source and rank replaces the open one (a chained exception) */
     for (size_t i = 0; i < x->nopen; i++)
         if (x->open[i].src == lv->src && x->open[i].rank == rank) {
@@ -572,28 +592,40 @@ void extract_note_entry(struct extractor *x, const struct line_view *lv, int ent
 
 /* "Original Traceback" of a re-raised exception: its frames say where the error happened; they
  * complete the exception it follows instead of counting as one more. */
+static void complete_with(struct exception_event *e, unsigned flags, const char *user_frame,
+                          const char *code, const char *frame)
+{
+    e->flags |= flags;
+    if (user_frame) {
+        free(e->user_frame);
+        e->user_frame = xstrdup(user_frame);
+    }
+    if (code) {
+        free(e->code);
+        e->code = xstrdup(code);
+    }
+    if (frame) {
+        free(e->frame);
+        e->frame = xstrdup(frame);
+    }
+}
+
+/* The last exception of src and rank, or NULL. */
+static struct exception_event *last_exception(struct extractor *x, int src, long rank)
+{
+    for (size_t i = x->nexceptions; i-- > 0;)
+        if (x->exceptions[i].src == src && x->exceptions[i].rank == rank)
+            return &x->exceptions[i];
+    return NULL;
+}
+
 static bool complete_reraised(struct extractor *x, const struct tb_state *t)
 {
-    for (size_t i = x->nexceptions; t->original && i-- > 0;) {
-        struct exception_event *e = &x->exceptions[i];
-        if (e->src != t->src || e->rank != t->rank)
-            continue;
-        e->flags |= t->flags;
-        if (t->user_frame) {
-            free(e->user_frame);
-            e->user_frame = xstrdup(t->user_frame);
-        }
-        if (t->code) {
-            free(e->code);
-            e->code = xstrdup(t->code);
-        }
-        if (t->frame) {
-            free(e->frame);
-            e->frame = xstrdup(t->frame);
-        }
-        return true;
-    }
-    return false;
+    struct exception_event *e = t->original ? last_exception(x, t->src, t->rank) : NULL;
+    if (e == NULL)
+        return false;
+    complete_with(e, t->flags, t->user_frame, t->code, t->frame);
+    return true;
 }
 
 static void add_exception(struct extractor *x, struct tb_state *t, const struct line_view *lv,
@@ -620,6 +652,7 @@ static void add_exception(struct extractor *x, struct tb_state *t, const struct 
     e->line_no = lv->line_no;
     e->rank = lv->meta.rank >= 0 ? lv->meta.rank : t->rank;
     e->block_pending = e->rank < 0 && t->block_pending;
+    e->reraised = t->original;
     memcpy(e->host, lv->meta.host, HOST_MAX);
     /* the exception line's own time, which it rarely has, else the header's (own or
      * inherited): a time the exception line only inherits would depend on whether a pattern
@@ -691,6 +724,8 @@ static void note_launcher_rank(struct extractor *x, const struct fl_kb *kb, int 
         (r = group(x, kb, pattern, lv->msg, "grank", &n)) == NULL)
         return;
     b->rank = strtol(r, NULL, 10);
+    const char *l = memmem(lv->msg, lv->msg_len, "local_rank: ", 12);
+    b->local_rank = l ? strtol(l + 12, NULL, 10) : b->rank;
     if (!b->saw_rank) {
         b->head_rank = b->rank;
         b->head_settled = b->root_next;
@@ -699,6 +734,34 @@ static void note_launcher_rank(struct extractor *x, const struct fl_kb *kb, int 
     if (b->root_next && x->launcher_root_rank < 0)
         x->launcher_root_rank = b->rank;
     b->root_next = false;
+}
+
+/* Keeps f unless its rank is listed already (a summary printed twice, by torchrun and by a
+ * wrapper around it, says the same). */
+static void keep_failure(struct extractor *x, const struct launcher_failure *f)
+{
+    for (size_t i = 0; i < x->nfailures && f->rank >= 0; i++)
+        if (x->failures[i].rank == f->rank)
+            return;
+    if (GROW(x->failures, x->failures_cap, x->nfailures, LAUNCHER_FAILURES_MAX) == FL_OK)
+        x->failures[x->nfailures++] = *f;
+}
+
+/* "  exitcode  : -9 (pid: 4104)" of torchrun's summary: how the failure being listed ended. */
+static void note_launcher_code(struct extractor *x, const struct fl_kb *kb, int pattern,
+                               const struct line_view *lv)
+{
+    size_t n;
+    const char *c;
+    struct launcher_block *b = block_of(x, lv->src, true);
+    if (b == NULL || lv->meta.rank >= 0 || run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) <= 0 ||
+        (c = group(x, kb, pattern, lv->msg, "code", &n)) == NULL)
+        return;
+    struct launcher_failure f = {.rank = b->saw_rank ? b->rank : -1,
+                                 .local_rank = b->saw_rank ? b->local_rank : -1,
+                                 .exitcode = (int)strtol(c, NULL, 10), .src = lv->src,
+                                 .line_no = lv->line_no, .block_pending = !b->saw_rank};
+    keep_failure(x, &f);
 }
 
 static enum fl_status traceback_line(struct extractor *x, const struct line_view *lv);
@@ -799,6 +862,7 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
         stacks_on_thread(&x->stacks, lv->src, &lv->meta, lv->msg, lv->msg_len);
         return FL_OK;
     case BUILTIN_CHAIN:
+        x->unranked_tracebacks -= lv->meta.rank < 0 && x->unranked_tracebacks > 0;
         note_chain(x, lv, lv->msg_len > 4 && strncmp(lv->msg, "The ", 4) == 0);
         return FL_OK;
     case BUILTIN_LAUNCHER_RANK:
@@ -810,6 +874,14 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
             b->root_next = true;
         return FL_OK;
     }
+    case BUILTIN_LAUNCHER_CODE:
+        note_launcher_code(x, kb, pattern, lv);
+        return FL_OK;
+    case BUILTIN_LAUNCHER_STOP:
+        x->launcher_stopped++;
+        if (GROW(x->stops, x->stops_cap, x->nstops, LAUNCHER_FAILURES_MAX) == FL_OK)
+            x->stops[x->nstops++] = lv->src;
+        return FL_OK;
     case BUILTIN_LAUNCHER_EXIT: {
         size_t n;
         const char *r;
@@ -902,12 +974,28 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
                 e->collateral_line |= src->head_verdicts[k].collateral;
             }
     }
+    unsigned long absorbed = 0;
     for (size_t i = 0; i < src->nexceptions; i++) {
         struct exception_event *e = &src->exceptions[i];
         if (m->continues && e->src == 0 && e->block_pending) {
             e->rank = before ? before->rank : -1;
             e->block_pending = false;
         }
+        /* a re-raised exception's original traceback, cut from its first part: one reader would
+         * have completed that exception with it */
+        struct exception_event *first = m->continues && e->src == 0 && e->reraised
+                                            ? last_exception(dst, src_offset, e->rank)
+                                            : NULL;
+        if (first) {
+            complete_with(first, e->flags, e->user_frame, e->code, e->frame);
+            if (first->entry < 0)
+                first->entry = e->entry;
+            first->collateral_line |= e->collateral_line;
+            exception_free(e);
+            absorbed++;
+            continue;
+        }
+        e->reraised = false;
         if (dst->nexceptions < EXCEPTIONS_MAX &&
             GROW(dst->exceptions, dst->exceptions_cap, dst->nexceptions, EXCEPTIONS_MAX) == FL_OK) {
             if (e->src == 0)
@@ -922,7 +1010,24 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
         }
     }
     src->nexceptions = 0;
-    dst->exceptions_total += src->exceptions_total;
+    dst->exceptions_total += src->exceptions_total - absorbed;
+    for (size_t i = 0; i < src->nfailures; i++) {
+        struct launcher_failure f = src->failures[i];
+        if (f.block_pending) {
+            f.rank = m->continues && f.src == 0 && before ? before->rank : -1;
+            f.local_rank = m->continues && f.src == 0 && before ? before->local_rank : -1;
+            f.block_pending = false;
+        }
+        if (f.src == 0)
+            f.line_no += line_offset;
+        f.src += src_offset;
+        keep_failure(dst, &f);
+    }
+    dst->launcher_stopped += src->launcher_stopped;
+    for (size_t i = 0; i < src->nstops; i++)
+        if (GROW(dst->stops, dst->stops_cap, dst->nstops, LAUNCHER_FAILURES_MAX) == FL_OK)
+            dst->stops[dst->nstops++] = src->stops[i] + src_offset;
+    dst->unranked_tracebacks += src->unranked_tracebacks;
     for (size_t i = 0; i < src->nblocks; i++) {
         struct launcher_block b = src->blocks[i];
         bool cont = m->continues && b.src == 0;
@@ -933,6 +1038,7 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
                 dst->launcher_root_rank = b.head_rank;
             if (b.saw_rank) {
                 d->rank = b.rank;
+                d->local_rank = b.local_rank;
                 d->root_next = b.root_next;
                 d->saw_rank = true;
             } else {
@@ -1058,6 +1164,19 @@ enum fl_status extract_on_line(struct extractor *x, const struct line_view *lv)
     return traceback_line(x, lv);
 }
 
+/* "Type: message" or a bare "Type", the class name (after any module path and leading
+ * underscores) capitalised: what an exception line looks like, unlike a code line. */
+static bool exception_shape(const char *s, size_t n)
+{
+    size_t i = 0, last = 0;
+    for (; i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.'); i++)
+        if (s[i] == '.')
+            last = i + 1;
+    while (last < i && s[last] == '_')
+        last++;
+    return last < i && isupper((unsigned char)s[last]) && (i == n || s[i] == ':');
+}
+
 static enum fl_status traceback_line(struct extractor *x, const struct line_view *lv)
 {
     struct tb_state *t = NULL;
@@ -1107,8 +1226,13 @@ static enum fl_status traceback_line(struct extractor *x, const struct line_view
         t->frame = frame_text(s + lead, n - lead);
         note_frame(t);
         t->phase = TB_CODE;
+        t->frame_lead = lead;
         return FL_OK;
     }
+    /* a frame of code Python cannot show (python -c, <stdin>, a .pyc alone) has no code line:
+     * a line no deeper than the frame is the exception's */
+    if (t->phase == TB_CODE && lead <= t->frame_lead && exception_shape(s + lead, n - lead))
+        t->phase = TB_FRAMES;
     if (t->phase == TB_CODE) {
         t->phase = TB_FRAMES; /* the source line of the frame above */
         t->code = clip(s + lead, n - lead);

@@ -62,6 +62,9 @@ struct exception_event {
     bool collateral_line;    /* a collateral KB entry matched the exception line */
     bool block_pending;      /* printed in torchrun's summary, whose rank line came before this
                                 piece of the file: the previous piece knows it */
+    bool reraised;           /* the "Original Traceback" of a re-raised exception whose first
+                                part is in the piece of the file before this one: it completes
+                                that exception when the pieces are joined */
     int src;
     uint64_t line_no;        /* of the exception line */
     long rank;
@@ -103,6 +106,7 @@ struct tb_state;
 struct launcher_block {
     int src;
     long rank;               /* of the failure listed last, or -1 */
+    long local_rank;
     bool root_next;          /* the next failure listed is the root cause */
     /* a file cut into segments: what this piece leaves for the piece before it to settle */
     bool saw_rank;           /* a failure's rank line was read in this piece */
@@ -119,6 +123,17 @@ struct line_verdict {
 };
 
 #define RANK_HOSTS_MAX 65536
+#define LAUNCHER_FAILURES_MAX 4096
+
+/* One failure of torchrun's summary: the worker's rank and how it ended. exitcode 1 is Python's
+ * uncaught exception; a negative one is the signal that killed the worker. */
+struct launcher_failure {
+    long rank, local_rank;
+    int exitcode;
+    int src;
+    uint64_t line_no;        /* of the exitcode line */
+    bool block_pending;      /* its rank line is in the piece of the file before this one */
+};
 
 struct rank_host {
     long rank;
@@ -146,6 +161,15 @@ struct extractor {
     size_t nblocks, blocks_cap;
     long launcher_root_rank;    /* torchrun's "Root Cause (first observed failure)" rank, or -1 */
     long launcher_exit_rank;    /* the local rank of the first worker its agent saw fail, or -1 */
+    struct launcher_failure *failures; /* torchrun's summary, one per rank (the first listing) */
+    size_t nfailures, failures_cap;
+    unsigned long launcher_stopped; /* workers the agent sent a closing signal: still running when
+                                       another one failed */
+    int *stops;                 /* the source of each such line (a node's console), up to
+                                   LAUNCHER_FAILURES_MAX */
+    size_t nstops, stops_cap;
+    unsigned long unranked_tracebacks; /* traceback headers of no known rank, less the chained
+                                          ones ("During handling of the above exception") */
     struct line_verdict *head_verdicts; /* source 0's first TRACEBACK_MAX_LINES lines */
     size_t nhead_verdicts, head_verdicts_cap;
     int line_src;               /* the line the KB matched last (extract_note_entry) */

@@ -98,6 +98,8 @@ enum builtin {
     BUILTIN_LAUNCHER_EXIT, /* torchelastic: "failed (exitcode: 1) local_rank: 2 (pid: 7012)" */
     BUILTIN_ERROR_FILE,    /* torchelastic's error.json: {"message": {..., "py_callstack": ...}} */
     BUILTIN_LOSS_STOP,     /* a training script's own stop: "Loss is nan, stopping training" */
+    BUILTIN_LAUNCHER_CODE, /* torchrun's summary: "  exitcode  : -9 (pid: 4104)" */
+    BUILTIN_LAUNCHER_STOP, /* torchelastic: "Sending process 4104 closing signal SIGTERM" */
     BUILTIN_COUNT
 };
 

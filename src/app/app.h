@@ -8,8 +8,14 @@ int cmd_diagnose(int argc, char **argv);
 int cmd_kb(int argc, char **argv);
 int cmd_stacks(int argc, char **argv);
 int cmd_mask(int argc, char **argv);
-int cmd_kb_export(int argc, char **argv); /* src/server/cmd_kb_export.c */
-int cmd_watch(int argc, char **argv); /* cmd_watch.c, src/watch/ */
+/* In modules (module.c): faultline-serve.so holds src/server/ (cmd_serve, and cmd_kb_export in
+ * src/server/cmd_kb_export.c), faultline-watch.so holds cmd_watch.c and src/watch/. */
+int cmd_kb_export(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
+/* Runs the command ENTRY(argc, argv) of MODULE (a file name such as "faultline-serve.so"), opened
+ * from beside the program or from its installed modules' folder; 2 with a message when it cannot
+ * be opened. */
+int app_run_module(const char *module, const char *entry, int argc, char **argv);
 
 /* --no-mask / --mask MODE: returns 1 when argv[*i] was one (and advances *i past a value), -1 on
  * a bad value (message printed), 0 when it is another argument. *mode is -1 for no masking. */

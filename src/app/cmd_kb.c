@@ -200,7 +200,7 @@ int cmd_kb(int argc, char **argv)
     const char *sub = argv[1];
     /* the encyclopedia as a static site: the server's pages (src/server/cmd_kb_export.c) */
     if (strcmp(sub, "export") == 0)
-        return cmd_kb_export(argc - 1, argv + 1);
+        return app_run_module("faultline-serve.so", "cmd_kb_export", argc - 1, argv + 1);
     const struct sub *sd = NULL;
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
         if (strcmp(sub, subs[i].name) == 0)

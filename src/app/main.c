@@ -4,7 +4,6 @@
  * (its build sees only include/).
  */
 #include "app.h"
-#include "server.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -53,11 +52,11 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "stacks") == 0)
         return cmd_stacks(argc - 1, argv + 1);
     if (strcmp(cmd, "serve") == 0)
-        return cmd_serve(argc - 1, argv + 1);
+        return app_run_module("faultline-serve.so", "cmd_serve", argc - 1, argv + 1);
     if (strcmp(cmd, "kb") == 0)
         return cmd_kb(argc - 1, argv + 1);
     if (strcmp(cmd, "watch") == 0) /* live watching: src/app/cmd_watch.c over src/watch/ */
-        return cmd_watch(argc - 1, argv + 1);
+        return app_run_module("faultline-watch.so", "cmd_watch", argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("faultline %s\n", FL_VERSION);
         return 0;

@@ -97,7 +97,7 @@ static struct exception_event *add_exception(struct run *r, const char *type, co
 static const char *headline_id(const struct run *r)
 {
     if (r->a.kind == HEADLINE_CANDIDATE)
-        return kb->entries[r->a.cands[r->a.top].entry].id;
+        return r->a.headline_entry ? r->a.headline_entry->id : kb->entries[r->a.cands[r->a.top].entry].id;
     if (r->a.kind == HEADLINE_EXCEPTION)
         return r->a.exc_entry ? r->a.exc_entry->id : "unclassified";
     return "none";
@@ -277,6 +277,176 @@ static void hang_rules(void **state)
     correlator_analysis_free(&r.a);
 }
 
+static void signal_death_names_the_killed_rank(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r, 3);
+    /* "traceback : Signal 9 (SIGKILL) received by PID 4104" names no rank; the summary does */
+    add_candidate(&r, "worker-sigkill", (long[]){-1}, 1, TS_UNKNOWN, 50);
+    struct launcher_failure f[] = {{.rank = 2, .local_rank = 2, .exitcode = 1},
+                                   {.rank = 1, .local_rank = 1, .exitcode = -9},
+                                   {.rank = 0, .local_rank = 0, .exitcode = 1}};
+    r.a.failures = f;
+    r.a.nfailures = 3;
+    r.a.launcher_root_rank = 0;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "worker-sigkill");
+    assert_int_equal(r.a.rank, 1);
+    assert_string_equal(r.a.rank_rule, "signal_death");
+    /* SIGTERM is how the agent stops the others: it says nothing of who failed */
+    f[1].exitcode = -15;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, 0);
+    assert_string_equal(r.a.rank_rule, "launcher_hint");
+    correlator_analysis_free(&r.a);
+}
+
+static const char *TIMED_OUT = "[./gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 6000ms for recv operation to complete";
+static const char *CLOSED_MSG = "[./gloo/transport/tcp/pair.cc:598] Connection closed by peer [127.0.0.1]:61131";
+
+static void silent_rank_says_how_it_ended(void **state)
+{
+    (void)state;
+    static const int one_stop[] = {0}; /* one closing signal, on the console of source 0 */
+    struct run r;
+    /* rank 1 exited with a code of its own and printed nothing: the others lost it */
+    run_init(&r, 3);
+    add_candidate(&r, "child-failed", (long[]){-1}, 1, TS_UNKNOWN, 50);
+    add_candidate(&r, "nccl-remote-error", (long[]){0, 2}, 2, TS_UNKNOWN, 0);
+    add_exception(&r, "RuntimeError", CLOSED_MSG, 0, 1);
+    add_exception(&r, "RuntimeError", CLOSED_MSG, 2, 2);
+    struct launcher_failure exited[] = {{.rank = 1, .local_rank = 1, .exitcode = 3},
+                                        {.rank = 0, .local_rank = 0, .exitcode = 1}};
+    r.a.failures = exited;
+    r.a.nfailures = 2;
+    r.a.launcher_stopped = 1;
+    r.a.stops = one_stop;
+    r.a.nstops = 1;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "child-failed");
+    assert_string_equal(r.a.headline_rule, "silent_rank");
+    assert_int_equal(r.a.rank, 1);
+    /* the same with os.abort(): SIGABRT, and no C++ terminate for worker-abort-exception */
+    exited[0].exitcode = -6;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "child-failed");
+    assert_int_equal(r.a.rank, 1);
+    correlator_analysis_free(&r.a);
+
+    /* ranks 0 and 1 timed out in a barrier; rank 2 never came and was stopped by the agent */
+    run_init(&r, 2);
+    add_exception(&r, "RuntimeError", TIMED_OUT, 0, 1);
+    add_exception(&r, "RuntimeError", TIMED_OUT, 1, 2);
+    struct launcher_failure timed_out[] = {{.rank = 1, .local_rank = 1, .exitcode = 1},
+                                           {.rank = 0, .local_rank = 0, .exitcode = 1}};
+    r.a.failures = timed_out;
+    r.a.nfailures = 2;
+    r.a.launcher_stopped = 1;
+    r.a.stops = one_stop;
+    r.a.nstops = 1;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
+    assert_int_equal(r.a.rank, 2);
+    assert_string_equal(r.a.rank_rule, "silent_rank");
+    /* the same on a console that names no rank: the tracebacks interleaved into one exception,
+     * two headers were printed */
+    r.exc[0].rank = r.exc[1].rank = -1;
+    r.a.nexc = 1;
+    r.a.unranked_tracebacks = 2;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
+    assert_int_equal(r.a.rank, 2);
+    correlator_analysis_free(&r.a);
+
+    /* rank 0, the one that saves and evaluates, kept the others waiting */
+    run_init(&r, 3);
+    add_exception(&r, "RuntimeError", TIMED_OUT, 1, 1);
+    add_exception(&r, "RuntimeError", TIMED_OUT, 2, 2);
+    struct launcher_failure waited[] = {{.rank = 1, .local_rank = 1, .exitcode = 1},
+                                        {.rank = 2, .local_rank = 2, .exitcode = 1}};
+    r.a.failures = waited;
+    r.a.nfailures = 2;
+    r.a.launcher_stopped = 1;
+    r.a.stops = one_stop;
+    r.a.nstops = 1;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "rank0-long-work-timeout");
+    assert_int_equal(r.a.rank, 0);
+    correlator_analysis_free(&r.a);
+
+    /* rank 1 finished its loop and exited 0 (not listed, not stopped); its peers lost it */
+    run_init(&r, 3);
+    add_candidate(&r, "nccl-remote-error", (long[]){0, 2}, 2, TS_UNKNOWN, 0);
+    add_exception(&r, "RuntimeError", CLOSED_MSG, 0, 1);
+    add_exception(&r, "RuntimeError", CLOSED_MSG, 2, 2);
+    struct launcher_failure lost[] = {{.rank = 2, .local_rank = 2, .exitcode = 1},
+                                      {.rank = 0, .local_rank = 0, .exitcode = 1}};
+    r.a.failures = lost;
+    r.a.nfailures = 2;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "uneven-inputs-hang");
+    assert_int_equal(r.a.rank, 1);
+    /* without torchrun's summary nothing says how rank 1 ended */
+    r.a.nfailures = 0;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "nccl-remote-error");
+    assert_int_equal(r.a.rank, 1);
+    assert_string_equal(r.a.rank_rule, "elimination");
+    correlator_analysis_free(&r.a);
+}
+
+static void silent_rank_on_another_node(void **state)
+{
+    (void)state;
+    /* two nodes of two workers, one console each: node 0 lists ranks 0 and 1, node 1 lists rank 3
+     * (its local rank 1) and stopped one worker, its local rank 0: global rank 2 */
+    struct run r;
+    run_init(&r, 0);
+    add_exception(&r, "RuntimeError", TIMED_OUT, -1, 1)->src = 0;
+    add_exception(&r, "RuntimeError", TIMED_OUT, -1, 2)->src = 1;
+    struct launcher_failure f[] = {{.rank = 1, .local_rank = 1, .exitcode = 1, .src = 0},
+                                   {.rank = 0, .local_rank = 0, .exitcode = 1, .src = 0},
+                                   {.rank = 3, .local_rank = 1, .exitcode = 1, .src = 1}};
+    static const int stops[] = {1};
+    r.a.failures = f;
+    r.a.nfailures = 3;
+    r.a.launcher_stopped = 1;
+    r.a.stops = stops;
+    r.a.nstops = 1;
+    r.a.unranked_tracebacks = 3;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
+    assert_int_equal(r.a.rank, 2);
+    correlator_analysis_free(&r.a);
+}
+
+static void late_arriver_kept_the_others_waiting(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r, 4);
+    add_exception(&r, "RuntimeError", TIMED_OUT, 0, 1);
+    add_exception(&r, "RuntimeError", TIMED_OUT, 1, 2);
+    add_exception(&r, "RuntimeError", TIMED_OUT, 2, 3);
+    add_exception(&r, "RuntimeError", CLOSED_MSG, 3, 4);
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
+    assert_string_equal(r.a.headline_rule, "late_arriver");
+    assert_int_equal(r.a.rank, 3);
+    /* rank 0 came late: its solo work kept them */
+    r.exc[0].message = (char *)CLOSED_MSG;
+    r.exc[3].message = (char *)TIMED_OUT;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "rank0-long-work-timeout");
+    assert_int_equal(r.a.rank, 0);
+    /* everyone lost a peer: nobody waited, a peer died */
+    r.exc[1].message = r.exc[2].message = r.exc[3].message = (char *)CLOSED_MSG;
+    correlator_decide(&r.a);
+    assert_null(r.a.headline_rule == NULL ? NULL : strstr(r.a.headline_rule, "late_arriver"));
+    correlator_analysis_free(&r.a);
+}
+
 static void healthy_run_has_no_headline(void **state)
 {
     (void)state;
@@ -419,6 +589,81 @@ static void error_file_and_launcher_summary(void **state)
     fl_report_free(r);
 }
 
+static void console_of_a_stuck_rank(void **state)
+{
+    (void)state;
+    /* torchrun's console without rank prefixes: two tracebacks interleaved, one worker stopped */
+    const struct source src[] = {
+        {"console.log",
+         "step 1 rank 0\n"
+         "Traceback (most recent call last):\n"
+         "Traceback (most recent call last):\n"
+         "  File \"/w/stuck.py\", line 9, in <module>\n"
+         "  File \"/w/stuck.py\", line 9, in <module>\n"
+         "    dist.barrier()\n"
+         "    dist.barrier()\n"
+         "RuntimeError: [./gloo/transport/tcp/unbound_buffer.cc:133] Timed out waiting 6000ms for send operation to complete\n"
+         "RuntimeError: [./gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 6000ms for recv operation to complete\n"
+         "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 20313 closing signal SIGTERM\n"
+         "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 20309) of binary: /usr/bin/python3.11\n"
+         "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+         "============================================================\n"
+         "stuck.py FAILED\n"
+         "------------------------------------------------------------\n"
+         "Failures:\n"
+         "[1]:\n"
+         "  time      : 2026-12-01_18:58:23\n"
+         "  host      : localhost\n"
+         "  rank      : 1 (local_rank: 1)\n"
+         "  exitcode  : 1 (pid: 20312)\n"
+         "  error_file: <N/A>\n"
+         "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n"
+         "------------------------------------------------------------\n"
+         "Root Cause (first observed failure):\n"
+         "[0]:\n"
+         "  time      : 2026-12-01_18:58:23\n"
+         "  host      : localhost\n"
+         "  rank      : 0 (local_rank: 0)\n"
+         "  exitcode  : 1 (pid: 20309)\n"
+         "  error_file: <N/A>\n"
+         "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n"
+         "============================================================\n"},
+    };
+    struct fl_report *r = scan(src, 1);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "rank-stuck-outside-collective");
+    assert_int_equal(fl_report_diagnosis_rank(r, 0), 2);
+    fl_report_free(r);
+}
+
+static void traceback_without_source_lines(void **state)
+{
+    (void)state;
+    /* python -c prints no code line under a frame: the line after the frame is the exception */
+    const struct source src[] = {
+        {"train.log",
+         "Traceback (most recent call last):\n"
+         "  File \"<string>\", line 4, in <module>\n"
+         "  File \"<string>\", line 3, in f\n"
+         "KeyError: 'x'\n"},
+    };
+    struct fl_report *r = scan(src, 1);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "unclassified");
+    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "KeyError: 'x'"));
+    fl_report_free(r);
+    /* a log that lost its indentation keeps its code lines */
+    const struct source flat[] = {
+        {"train.log",
+         "Traceback (most recent call last):\n"
+         "File \"/w/train.py\", line 9, in main\n"
+         "x = table[k]\n"
+         "IndexError: list index out of range\n"},
+    };
+    r = scan(flat, 1);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "unclassified");
+    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "IndexError: list index out of range"));
+    fl_report_free(r);
+}
+
 static void advice_is_not_a_setting(void **state)
 {
     (void)state;
@@ -456,10 +701,16 @@ int main(void)
         cmocka_unit_test(consequence_exceptions_point_at_the_rest),
         cmocka_unit_test(launcher_hint_is_only_a_hint),
         cmocka_unit_test(hang_rules),
+        cmocka_unit_test(signal_death_names_the_killed_rank),
+        cmocka_unit_test(silent_rank_says_how_it_ended),
+        cmocka_unit_test(silent_rank_on_another_node),
+        cmocka_unit_test(late_arriver_kept_the_others_waiting),
         cmocka_unit_test(healthy_run_has_no_headline),
         cmocka_unit_test(rank_from_path_and_frames),
         cmocka_unit_test(script_stop_on_nan_loss),
         cmocka_unit_test(error_file_and_launcher_summary),
+        cmocka_unit_test(console_of_a_stuck_rank),
+        cmocka_unit_test(traceback_without_source_lines),
         cmocka_unit_test(advice_is_not_a_setting),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
