@@ -195,7 +195,11 @@ const struct rule mask_rules[] = {
      ARG, "<password>", C_NONE},
     {K_KEEP1, true, "identified[ \\t]+by[ \\t]+'", CI,
      "(?i)(\\bidentified[ \\t]+by[ \\t]+')([^']+)", "<password>", C_NONE},
-    /* netrc: "machine h login u password p" on one line, and "password p" on a line of its own */
+    /* netrc: "machine h login u password p" wherever it is quoted: a report that cites the line
+     * mid-sentence ("the first uncaught error is machine h login u password p on rank 2") holds it too */
+    {K_KEEP1, true, "password[ \\t]+[^ \\t\\n]", 0,
+     "(\\bmachine[ \\t]+\\S+[ \\t]+login[ \\t]+\\S+[ \\t]+password[ \\t]+)(\\S+)", "<password>", C_NONE},
+    /* netrc: "machine h ... password p" on one line, and "password p" on a line of its own */
     {K_KEEP1, true, "password[ \\t]+[^ \\t\\n]", 0,
      "((?:\\bmachine[ \\t]+\\S+[^\\n]*?[ \\t]|^[ \\t]*)password[ \\t]+)(\\S+)"
      "(?=[ \\t]*$|[ \\t]+(?:machine|login|account|macdef|default)\\b)",
