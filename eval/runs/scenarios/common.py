@@ -40,9 +40,13 @@ def entry(main):
 def _wait_for_all_ranks():
     """Waits, on the launcher's store, until every rank has started. On a loaded machine the ranks
     finish importing torch seconds apart, and a scenario's short process-group timeout (meant for
-    its collectives) must not expire in init_process_group already. Nothing is printed."""
+    its collectives) must not expire in init_process_group already. Nothing is printed.
+    Only the static rendezvous has such a store: under the c10d rendezvous MASTER_PORT is where
+    rank 0's own store will listen, so there is nothing to wait on before init_process_group."""
     import time
 
+    if os.environ.get("TORCHELASTIC_USE_AGENT_STORE") != "True":
+        return
     store = dist.TCPStore(os.environ["MASTER_ADDR"], int(os.environ["MASTER_PORT"]),
                           is_master=False, timeout=timedelta(seconds=300))
     world = int(os.environ["WORLD_SIZE"])
