@@ -548,11 +548,16 @@ enum fl_status correlator_add(struct correlator *c, int entry, int signal,
     /* allocated on the first line: most entries never match a run */
     if (st->events == NULL && (st->events = calloc(EVIDENCE_KEEP, sizeof *st->events)) == NULL)
         return FL_ERR_NOMEM;
-    if (st->nevents < EVIDENCE_KEEP) {
+    /* a line that two signals of the entry match ("[Errno 28] No space left on device") is one
+     * line: kept once, counted once */
+    const struct event *prev = st->nevents ? &st->events[st->nevents - 1] : NULL;
+    bool again = prev && prev->line_no == lv->line_no && prev->src == lv->src;
+    if (st->nevents < EVIDENCE_KEEP && !again) {
         struct event *ev = &st->events[st->nevents];
         *ev = (struct event){.signal = signal, .src = lv->src, .line_no = lv->line_no,
                              .rank = lv->meta.rank, .ts_ms = lv->meta.ts_ms,
-                             .ts_no_year = lv->meta.ts_no_year, .seq = seq};
+                             .ts_no_year = lv->meta.ts_no_year,
+                             .ts_no_zone = lv->meta.ts_no_zone, .seq = seq};
         memcpy(ev->host, lv->meta.host, HOST_MAX);
         ev->text = xstrndup(lv->msg, lv->msg_len < TEXT_MAX ? lv->msg_len : TEXT_MAX);
         if (ev->text == NULL)
@@ -565,7 +570,13 @@ enum fl_status correlator_add(struct correlator *c, int entry, int signal,
             st->support_rank = lv->meta.rank;
         return FL_OK;
     }
-    return note_rank(st, lv->meta.rank, lv->meta.ts_ms, seq, 1);
+    if (st->counted && st->last_line == lv->line_no && st->last_src == lv->src)
+        return FL_OK;
+    st->counted = true;
+    st->last_src = lv->src;
+    st->last_line = lv->line_no;
+    /* the line's kept event, if a signal before this one kept it, is where it was seen first */
+    return note_rank(st, lv->meta.rank, lv->meta.ts_ms, again ? prev->seq : seq, 1);
 }
 
 enum fl_status correlator_merge(struct correlator *dst, struct correlator *src,
@@ -637,8 +648,10 @@ static void first_event(const struct entry_state *st, struct candidate *cd)
             break;
         }
     for (size_t i = 0; i < st->nevents; i++)
-        if (st->events[i].seq == cd->first_seq)
+        if (st->events[i].seq == cd->first_seq) {
             cd->ts_no_year = st->events[i].ts_no_year;
+            cd->ts_no_zone = st->events[i].ts_no_zone;
+        }
 }
 
 static int cmp_long(const void *a, const void *b)
@@ -872,6 +885,66 @@ static void evidence_from_events(const struct entry_state *st, const struct cand
         d->evidence_total += st->ranks[i].count;
 }
 
+/* The line a person needs first is often an exception no signal matched: torch.save's
+ * "RuntimeError: [enforce fail at inline_container.cc:778] . PytorchStreamWriter failed writing
+ * file data/117: file write failed" above the "OSError: [Errno 28] No space left on device"
+ * that names the cause. The first exception of the initiating line's source and rank in the
+ * KEY_LINE_WINDOW lines before it goes first in the evidence (and counts in its total). */
+#define KEY_LINE_WINDOW 20
+
+/* "RuntimeError: message", "torch.OutOfMemoryError: ...": a class that names an error, with a
+ * message (not a line inside a traceback that only looks like one, such as base64) */
+static bool named_error(const struct exception_event *e)
+{
+    size_t n = e->type ? strlen(e->type) : 0;
+    return e->message && e->message[0] &&
+           ((n > 5 && strcmp(e->type + n - 5, "Error") == 0) ||
+            (n > 9 && strcmp(e->type + n - 9, "Exception") == 0));
+}
+
+static void evidence_key_line(const struct extractor *x, const struct candidate *cd,
+                              const struct source_info *sources, unsigned max, struct diagnosis *d)
+{
+    const struct entry_state *st = cd->st;
+    const struct event *init = NULL;
+    for (size_t i = 0; i < st->nevents && init == NULL; i++)
+        if (st->events[i].seq == cd->first_seq)
+            init = &st->events[i];
+    if (init == NULL || d->evidence == NULL || max == 0)
+        return;
+    const struct exception_event *key = NULL;
+    for (size_t i = 0; i < x->nexceptions; i++) {
+        const struct exception_event *e = &x->exceptions[i];
+        if (e->src == init->src && e->rank == init->rank && named_error(e) &&
+            e->line_no < init->line_no && e->line_no + KEY_LINE_WINDOW >= init->line_no &&
+            (key == NULL || e->line_no < key->line_no))
+            key = e;
+    }
+    if (key == NULL)
+        return;
+    for (size_t k = 0; k < d->nevidence; k++)
+        if (d->evidence[k].line == key->line_no && strcmp(d->evidence[k].source, sources[key->src].name) == 0)
+            return;
+    char text[TEXT_MAX];
+    snprintf(text, sizeof text, "%s%s%s", key->type, key->message && key->message[0] ? ": " : "",
+             key->message ? key->message : "");
+    struct evidence e = {xstrdup(sources[key->src].name), key->line_no, key->rank, xstrdup(text)};
+    if (e.source == NULL || e.text == NULL) {
+        free(e.source);
+        free(e.text);
+        return;
+    }
+    if (d->nevidence == max) {
+        d->nevidence--;
+        free(d->evidence[d->nevidence].source);
+        free(d->evidence[d->nevidence].text);
+    }
+    memmove(&d->evidence[1], &d->evidence[0], d->nevidence * sizeof e);
+    d->evidence[0] = e;
+    d->nevidence++;
+    d->evidence_total++;
+}
+
 static void fill_prose(struct diagnosis *d, const struct entry *e)
 {
     d->entry = e;
@@ -970,6 +1043,8 @@ static void exception_diagnosis(const struct run_analysis *a, const struct extra
     }
     memcpy(d->host, e->host, HOST_MAX);
     d->first_ts = e->ts_ms;
+    d->ts_no_year = e->ts_no_year;
+    d->ts_no_zone = e->ts_no_zone;
     d->evidence = calloc(1, sizeof *d->evidence);
     if (d->evidence) {
         d->evidence[0] = (struct evidence){xstrdup(sources[e->src].name), e->line_no, e->rank,
@@ -1010,7 +1085,9 @@ static struct diagnosis *headline_diagnosis(struct run_analysis *a, const struct
         memcpy(d->host, cd->host, HOST_MAX);
         d->first_ts = cd->first_ts;
         d->ts_no_year = cd->ts_no_year;
+        d->ts_no_zone = cd->ts_no_zone;
         evidence_from_events(cd->st, cd, sources, max_evidence, d);
+        evidence_key_line(x, cd, sources, max_evidence, d);
     }
     struct diagnosis *top = &r->diagnoses[0];
     bool folds = a->kind == HEADLINE_EXCEPTION || a->nprimary > 0;

@@ -26,7 +26,7 @@ struct event {
     long rank;
     char host[HOST_MAX];
     int64_t ts_ms;
-    bool ts_no_year;
+    bool ts_no_year, ts_no_zone;
     uint64_t seq;
     char *text;
 };
@@ -45,6 +45,9 @@ struct entry_state {
     struct rank_seen *ranks;     /* decisive signals only */
     size_t nranks, ranks_cap;
     long support_rank;           /* the first rank a supporting line named, or -1 */
+    bool counted;                /* the line counted last (a line that two signals match is */
+    int last_src;                /* one line of evidence_total) */
+    uint64_t last_line;
 };
 
 struct correlator {
@@ -73,7 +76,7 @@ struct candidate {
     const struct entry_state *st; /* its matched lines and the ranks it was seen on */
     size_t matched;              /* distinct positive signals (config included) */
     int64_t first_ts;
-    bool ts_no_year;
+    bool ts_no_year, ts_no_zone;
     uint64_t first_seq;
     long rank;                   /* where it was seen first: the rank of the line, or -1 */
     char host[HOST_MAX];

@@ -121,7 +121,8 @@ enum fl_status extractor_init(struct extractor *x, const struct fl_kb *kb)
     x->npcre = kb->npatterns;
     x->pcre = calloc(x->npcre ? x->npcre : 1, sizeof *x->pcre);
     x->pcre_uses = calloc(x->npcre ? x->npcre : 1, sizeof *x->pcre_uses);
-    if (x->pcre == NULL || x->pcre_uses == NULL)
+    x->pcre_over = calloc(x->npcre ? x->npcre : 1, sizeof *x->pcre_over);
+    if (x->pcre == NULL || x->pcre_uses == NULL || x->pcre_over == NULL)
         return FL_ERR_NOMEM;
     facts_init(&x->facts);
     stacks_init(&x->stacks);
@@ -159,6 +160,7 @@ void extractor_free(struct extractor *x)
         pcre2_code_free(x->pcre[i]);
     free(x->pcre);
     free(x->pcre_uses);
+    free(x->pcre_over);
     memset(x, 0, sizeof *x);
 }
 
@@ -194,10 +196,20 @@ static pcre2_code *code_of(struct extractor *x, const struct fl_kb *kb, int patt
 static int run_pcre(struct extractor *x, const struct fl_kb *kb, int pattern, const char *s,
                     size_t n, size_t start)
 {
+    if (x->pcre_over[pattern] >= PATTERN_BUDGET)
+        return PCRE2_ERROR_MATCHLIMIT; /* disabled: see PATTERN_BUDGET */
     pcre2_code *re = code_of(x, kb, pattern);
     if (re == NULL)
         return -1;
-    return pcre2_match(re, (PCRE2_SPTR)s, n, start, 0, x->md, kb->mctx); /* bounded: kb.h */
+    int rc = pcre2_match(re, (PCRE2_SPTR)s, n, start, 0, x->md, kb->mctx); /* bounded: kb.h */
+    if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT)
+        x->pcre_over[pattern]++;
+    return rc;
+}
+
+bool extract_disabled(const struct extractor *x, int pattern)
+{
+    return pattern >= 0 && (size_t)pattern < x->npcre && x->pcre_over[pattern] >= PATTERN_BUDGET;
 }
 
 static const char *group(struct extractor *x, const struct fl_kb *kb, int pattern, const char *s,
@@ -612,8 +624,11 @@ static void add_exception(struct extractor *x, struct tb_state *t, const struct 
     /* the exception line's own time, which it rarely has, else the header's (own or
      * inherited): a time the exception line only inherits would depend on whether a pattern
      * matched it */
-    e->ts_ms = lv->meta.ts_ms != TS_UNKNOWN && !lv->meta.ts_inherited ? lv->meta.ts_ms
-                                                                      : t->meta.ts_ms;
+    const struct line_meta *tm = lv->meta.ts_ms != TS_UNKNOWN && !lv->meta.ts_inherited ? &lv->meta
+                                                                                       : &t->meta;
+    e->ts_ms = tm->ts_ms;
+    e->ts_no_year = tm->ts_no_year;
+    e->ts_no_zone = tm->ts_no_zone;
     e->seq = x->seq++;
     e->next_seq = UINT64_MAX;
     if (e->type == NULL || e->message == NULL) {
@@ -723,6 +738,7 @@ static void read_error_file(struct extractor *x, const struct line_view *lv)
     if (secs > 0) {
         v.meta.ts_ms = (int64_t)secs * 1000;
         v.meta.ts_no_year = false;
+        v.meta.ts_no_zone = false; /* seconds since the epoch: UTC */
         v.meta.ts_inherited = false;
     }
     for (const char *p = stack; p && *p;) {
@@ -866,6 +882,10 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
     int src_offset = m->src_offset;
     uint64_t line_offset = m->line_offset;
     enum fl_status st = FL_OK;
+    for (size_t i = 0; i < dst->npcre && i < src->npcre; i++)
+        dst->pcre_over[i] = dst->pcre_over[i] + src->pcre_over[i] < PATTERN_BUDGET
+                                ? dst->pcre_over[i] + src->pcre_over[i]
+                                : PATTERN_BUDGET;
     for (size_t i = 0; i < src->facts.n && st == FL_OK; i++) {
         const struct fact *f = &src->facts.items[i];
         st = facts_add(&dst->facts, f->key, strlen(f->key), f->value, strlen(f->value), true);

@@ -67,6 +67,7 @@ struct exception_event {
     long rank;
     char host[HOST_MAX];
     int64_t ts_ms;
+    bool ts_no_year, ts_no_zone; /* as in struct line_meta */
     uint64_t seq;            /* global order of arrival */
     uint64_t next_seq;       /* the exception raised while handling this one, or UINT64_MAX */
     bool next_is_cause;      /* ... and this one was its direct cause ("raise ... from") */
@@ -156,10 +157,19 @@ struct extractor {
     pcre2_match_data *md;
     pcre2_code **pcre;          /* per pattern, compiled on first use */
     unsigned *pcre_uses;        /* per pattern, up to JIT_AFTER (extract.c) */
+    unsigned *pcre_over;        /* per pattern: lines where PCRE2 ran out of its match or depth
+                                   limit; at PATTERN_BUDGET the pattern is not run again */
     size_t npcre;
 };
 
 enum fl_status extractor_init(struct extractor *x, const struct fl_kb *kb);
+/* A pattern whose PCRE2 ran out of its limits (kb.h) on this many lines costs up to that many
+ * times KB_MATCH_LIMIT steps and is disabled for the rest of the scan: a regex that backtracks
+ * catastrophically ("(a+)+$" in a --kb entry) cannot slow a diagnosis down by more than that.
+ * The report says which signal was disabled (extract_disabled). */
+#define PATTERN_BUDGET 8
+/* Whether pattern was disabled for its cost. */
+bool extract_disabled(const struct extractor *x, int pattern);
 void extractor_free(struct extractor *x);
 
 /* The exception with this seq, or NULL. */

@@ -635,7 +635,8 @@ static bool placeholder(const char *v, size_t n)
     size_t run = 1;
     for (size_t i = 1; i < n; i++) {
         run = v[i] == v[i - 1] ? run + 1 : 1;
-        if (run >= 5 && strchr("xX*#.0-_", v[i]))
+        /* a run of separators is rarer as filler: a Heroku key may hold five underscores */
+        if ((run >= 5 && strchr("xX*#.0", v[i])) || (run >= 8 && strchr("-_", v[i])))
             return true;
     }
     return n >= 16 && entropy(v, n) < 2.5; /* AIzaaaaaaaaaaaaaaaaaaaa */
@@ -686,7 +687,7 @@ static bool public_name(const char *name, size_t n)
                                         "length", "size", "_count"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (has_ci(name, n, words[i]))
-            return !has_ci(name, n, "private_key_id");
+            return !has_ci(name, n, "private_key_id") && !has_ci(name, n, "access_id");
     return false;
 }
 
@@ -698,8 +699,17 @@ static bool reference(const char *name, size_t nn, const char *v, size_t n)
                                            "yes", "no", "on", "off", "required", "optional",
                                            "string", "str", "int", "bool", "bytes", "any",
                                            "secret", "password", "token", "env", "auto", "default",
-                                           "empty", "unset", "hidden", "masked", "***"};
-    if (n == 0 || strchr("$%/~#@(", v[0]) || (n >= 2 && v[0] == '.' && v[1] == '/'))
+                                           "empty", "unset", "hidden", "masked", "***",
+                                           /* the words of documentation: curl -u user:pass */
+                                           "test", "pass", "passwd", "pwd", "user", "username",
+                                           "dummy", "fake", "foo", "bar", "xxx", "yyy", "new"};
+    /* <password>, [PASSWORD] and a lone character are templates or flags, not values */
+    if (n < 2 || strchr("$%/~#@(<[", v[0]) || v[n - 1] == '>' || (v[0] == '.' && v[1] == '/'))
+        return true;
+    bool alnum = false;
+    for (size_t i = 0; i < n && !alnum; i++)
+        alnum = isalnum((unsigned char)v[i]) != 0;
+    if (!alnum) /* Basic ..., Bearer *** */
         return true;
     for (size_t i = 0; i < sizeof literals / sizeof literals[0]; i++)
         if (strlen(literals[i]) == n && strncasecmp(v, literals[i], n) == 0)
@@ -1313,6 +1323,8 @@ enum fl_status fl_report_mask(struct fl_report *r, struct fl_masker *m)
     }
     if (st == FL_OK)
         st = mask_str(m, &r->note);
+    for (size_t i = 0; i < r->nwarnings && st == FL_OK; i++)
+        st = mask_str(m, &r->warnings[i]);
     /* stack frames name files, which may sit in a home folder */
     for (size_t i = 0; i < r->nstacks && st == FL_OK; i++)
         for (size_t j = 0; j < r->stacks[i].nframes && st == FL_OK; j++)

@@ -30,11 +30,15 @@
 #define ARG "([^\\s\"'`]+)"
 
 const struct rule mask_rules[] = {
-    /* 0, 1: mask.c's key-block state machine knows these two by index */
-    {K_PEM_BEGIN, true, "-----BEGIN [A-Z0-9 ]*PRIVATE KEY", 0,
-     "-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----", "<private-key>", C_NONE},
-    {K_PEM_END, true, "-----END [A-Z0-9 ]*PRIVATE KEY", 0,
-     "-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----", "<private-key>", C_NONE},
+    /* 0, 1: mask.c's key-block state machine knows these two by index. A PuTTY key file's
+     * private part is a block too: "Private-Lines: N", N lines of base64, "Private-MAC: hex"
+     * (its Public-Lines stay) */
+    {K_PEM_BEGIN, true, "-----BEGIN [A-Z0-9 ]*PRIVATE KEY|Private-Lines: [0-9]", 0,
+     "-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?<![A-Za-z0-9-])Private-Lines: [0-9]+",
+     "<private-key>", C_NONE},
+    {K_PEM_END, true, "-----END [A-Z0-9 ]*PRIVATE KEY|Private-MAC: [0-9a-f]", 0,
+     "-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?<![A-Za-z0-9-])Private-MAC: [0-9a-f]+",
+     "<private-key>", C_NONE},
     /* scheme://user:password@ and scheme://:password@ (redis) */
     {K_URL, true, "://[^\\s:/@\"']*:[^\\s/@\"']+@", 0,
      "([A-Za-z][A-Za-z0-9+.-]*://)([^\\s:/@\"'<>]*):[^\\s/@\"']+@", NULL, C_NONE},
@@ -48,7 +52,7 @@ const struct rule mask_rules[] = {
     {K_PLACE, true, "eyJ[A-Za-z0-9_-]{4,}\\.eyJ", 0,
      "eyJ[A-Za-z0-9_-]{4,}\\.eyJ[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]*", "<jwt>", C_NONE},
     {K_PLACE, true, "hf_[A-Za-z0-9]{30}|api_org_[A-Za-z0-9]{30}", 0,
-     LB "(?:hf|api_org)_[A-Za-z0-9]{30,}", "<hf-token>", C_FORMAT},
+     LB "(?:hf|api_org)_[A-Za-z0-9]{33,37}" RB, "<hf-token>", C_FORMAT},
     /* OpenAI (sk-, sk-proj-, sk-svcacct-), Anthropic (sk-ant-api03-), DeepSeek and the others
      * that took the sk- form */
     {K_PLACE, true, "sk-[A-Za-z0-9_-]{20}", 0,
@@ -102,20 +106,24 @@ const struct rule mask_rules[] = {
      "SK[0-9a-fA-F]{32}|key-[a-f0-9]{32})" RB, "<api-key>", C_FORMAT},
     /* package registries and CI: npm, PyPI, Docker Hub, RubyGems, Clojars, Artifactory,
      * Postman, Prefect, ReadMe, Scalingo, Pulumi, Doppler, Terraform Cloud, Sentry, Sourcegraph,
-     * Linear, Atlassian, Typeform, Frame.io, Fly.io, Grafana, Vault, Databricks */
+     * Linear, Atlassian, Typeform, Frame.io, Fly.io, Grafana, Vault, Databricks, Adobe, Heroku,
+     * Infracost, 42, Notion, SonarQube */
     {K_PLACE, true,
      "npm_[A-Za-z0-9]{36}|pypi-AgE|dckr_(?:pat|oat)_|rubygems_[a-f0-9]{20}|CLOJARS_[a-z0-9]{20}|"
      "AKCp[A-Za-z0-9]{20}|PMAK-[a-f0-9]{24}|pnu_[A-Za-z0-9]{36}|rdme_[a-z0-9]{20}|tk-us-|pul-[a-f0-9]{40}|"
      "dp\\.(?:pt|st|sa|ct|scim|audit)\\.|\\.atlasv1\\.|sntry[us]_|sgp_[a-fA-F0-9]{16}|lin_api_|ATATT3|"
-     "tfp_[A-Za-z0-9_.=-]{20}|fio-u-|fo1_|fm[12][ar]?_|glc_eyJ|glsa_|hv[sb]\\.|dapi[a-f0-9]{32}", 0,
+     "tfp_[A-Za-z0-9_.=-]{20}|fio-u-|fo1_|fm[12][ar]?_|glc_eyJ|glsa_|hv[sb]\\.|dapi[a-f0-9]{32}|"
+     "sgp_local_|p8e-[A-Za-z0-9]{20}|HRKU-AA|ico-[A-Za-z0-9]{20}|s-s4t2(?:ud|af)-|ntn_[0-9]{11}|sq[pua]_[A-Za-z0-9]{20}", 0,
      LB "(?:npm_[A-Za-z0-9]{36}|pypi-AgE[A-Za-z0-9_-]{50,}|dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}|"
      "rubygems_[a-f0-9]{48}|CLOJARS_[a-z0-9]{60}|AKCp[A-Za-z0-9]{60,}|PMAK-[a-f0-9]{24}-[a-f0-9]{34}|"
      "pnu_[A-Za-z0-9]{36}|rdme_[a-z0-9]{70}|tk-us-[A-Za-z0-9_-]{48}|pul-[a-f0-9]{40}|"
      "dp\\.(?:pt|st|sa|ct|scim|audit)\\.[A-Za-z0-9_]{40,}|[A-Za-z0-9]{14}\\.atlasv1\\.[A-Za-z0-9_=-]{60,}|"
-     "sntryu_[a-f0-9]{64}|sntrys_eyJ[A-Za-z0-9+/=_]{40,}|sgp_(?:[a-fA-F0-9]{16}_)?[a-fA-F0-9]{40}|"
+     "sntryu_[a-f0-9]{64}|sntrys_eyJ[A-Za-z0-9+/=_]{40,}|sgp_(?:local_|[a-fA-F0-9]{16}_)?[a-fA-F0-9]{40}|"
      "lin_api_[A-Za-z0-9]{40}|ATATT3[A-Za-z0-9_=-]{100,}|tfp_[A-Za-z0-9_.=-]{59}|fio-u-[A-Za-z0-9_=-]{64}|"
      "fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3}|glc_eyJ[A-Za-z0-9+/=]{30,}|"
-     "glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|hv[sb]\\.[A-Za-z0-9_-]{90,}|dapi[a-f0-9]{32}(?:-[0-9])?)"
+     "glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|hv[sb]\\.[A-Za-z0-9_-]{90,}|dapi[a-f0-9]{32}(?:-[0-9])?|"
+     "p8e-[A-Za-z0-9]{32}|HRKU-AA[A-Za-z0-9_-]{58}|(?<!\\.)ico-[A-Za-z0-9]{32}|s-s4t2(?:ud|af)-[a-f0-9]{64}|"
+     "ntn_[0-9]{11}[A-Za-z0-9]{35}|sq[pua]_[A-Za-z0-9]{40})"
      "(?![A-Za-z0-9_])", "<registry-token>", C_FORMAT},
     /* password managers and encryption: 1Password service-account tokens and secret keys,
      * age secret keys */
@@ -123,6 +131,24 @@ const struct rule mask_rules[] = {
      LB "(?:ops_eyJ[A-Za-z0-9+/]{40,}={0,3}|"
      "A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}|"
      "AGE-SECRET-KEY-1[0-9A-Z]{58})" RB, "<secret-key>", C_FORMAT},
+    /* services whose keys have a shape of their own: Mailchimp (32 hex and the data centre),
+     * Notion integrations, Grafana API keys, PlanetScale, Discord bot tokens (a user id in
+     * base64, a timestamp, an HMAC), Mapbox secret and public tokens, SettleMint, Octopus
+     * Deploy, Plaid access tokens, ClickHouse Cloud, MaxMind license keys, Defined Networking,
+     * Harness personal and service-account tokens */
+    {K_PLACE, true,
+     "[0-9a-f]{32}-us[0-9]|secret_[A-Za-z0-9]{43}|eyJrIjoi[A-Za-z0-9]{40}|pscale_(?:tkn|pw|oauth)_|"
+     "[MNO][A-Za-z0-9]{23}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27}|[ps]k\\.eyJ[A-Za-z0-9_-]{40}|"
+     "sm_(?:pat|aat|sat)_[A-Za-z0-9]{16}|API-[A-Z0-9]{26}|access-(?:sandbox|development|production)-|"
+     "4b1d[A-Za-z0-9]{38}|_mmk|dnkey-|(?:pat|sat)\\.[A-Za-z0-9_-]{22}\\.[0-9a-f]{24}\\.", 0,
+     LB "(?:[0-9a-f]{32}-us[0-9]{1,2}|secret_[A-Za-z0-9]{43}|eyJrIjoi[A-Za-z0-9]{70,400}={0,2}|"
+     "pscale_(?:tkn|pw|oauth)_[A-Za-z0-9=._-]{32,64}|"
+     "[MNO][A-Za-z0-9]{23}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,38}|"
+     "[ps]k\\.eyJ[A-Za-z0-9_-]{40,}\\.[A-Za-z0-9_-]{20,}|sm_(?:pat|aat|sat)_[A-Za-z0-9]{16}|"
+     "API-[A-Z0-9]{26}|access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-"
+     "[0-9a-f]{4}-[0-9a-f]{12}|4b1d[A-Za-z0-9]{38}|[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk|"
+     "dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}|(?:pat|sat)\\.[A-Za-z0-9_-]{22}\\.[0-9a-f]{24}\\.[A-Za-z0-9]{20})"
+     RB, "<api-key>", C_FORMAT},
     /* clouds: Google API keys, OAuth access tokens and client secrets; Alibaba; DigitalOcean;
      * Dynatrace; New Relic; Amazon Bedrock; Cloudflare origin CA; OpenShift; Yandex; HubSpot */
     {K_PLACE, true,
@@ -157,8 +183,11 @@ const struct rule mask_rules[] = {
     {K_KEEP1, true, "(?:mysql|mariadb)[^\\n]*[ \\t\"']-p[^ \\t\\n]", CI,
      "(?i)(\\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mariadb|mariadb-dump)\\b[^\\n]*?"
      "[ \\t\"']-p[\"']?)([^\\s\"'`,][^\\s\"'`]*)", "<password>", C_NONE},
-    {K_KEEP1, true, "curl[^\\n]*[ \\t](?:-u|--user)[ \\t=]", 0,
-     "(\\bcurl\\b[^\\n]*?[ \\t](?:-u|--user)(?:[ \\t]+|=)[\"']?[^\\s:\"']*:)" ARG, "<password>", C_NONE},
+    /* user:password after -u or --user (curl, wget, httpie), also on a continuation line of a
+     * command; uid:gid (docker run -u 1000:1000) and references ($USER:$PASS) stay */
+    {K_KEEP1, true, "(?:-u|--user)[ \\t=]", 0,
+     "((?<![A-Za-z0-9_-])(?:-u|--user)(?:[ \\t]+|=)[\"']?[^\\s:\"']*[\"']?:[\"']?)" ARG, "<password>",
+     C_VALUE},
     {K_KEEP1, true, "sshpass[^\\n]*[ \\t]-p", 0,
      "(\\bsshpass\\b[^\\n]*?[ \\t]-p[ \\t]*[\"']?)" ARG, "<password>", C_NONE},
     {K_KEEP1, true, "login[^\\n]*[ \\t]-p[ \\t]", 0,
@@ -176,28 +205,33 @@ const struct rule mask_rules[] = {
      "(\\bpassword[ \\t]+)(\\S+)(?=[ \\t]*$)", "<password>", C_RANDOM},
     {K_KEEP1, true, "authorization[\"']?[ \\t]*[=:]", CI,
      "(?i)(authorization" NAME_SEP "(?:(?:bearer|basic|token|bot|digest|negotiate)[ \\t]+)?)"
-     "(?!(?:bearer|basic|token|bot|digest|negotiate)[ \\t])[^\\s\"'<][^\\s\"',]*", "<secret>", C_NONE},
+     "(?!(?:bearer|basic|token|bot|digest|negotiate)[ \\t])([^\\s\"'<][^\\s\"',]*)", "<secret>", C_VALUE},
     {K_KEEP1, true, "bearer[ \\t]+[A-Za-z0-9._~+/-]{8}", CI,
-     "(?i)(\\bbearer[ \\t]+)[A-Za-z0-9._~+/-]{8,}=*", "<secret>", C_NONE},
-    /* NAME=value where NAME is an upper-case variable that contains a secret word */
+     "(?i)(\\bbearer[ \\t]+)([A-Za-z0-9._~+/-]{8,}=*)", "<secret>", C_VALUE},
+    /* NAME=value where NAME is an upper-case variable that contains a secret word (or is the
+     * credential variable of a private gem server: BUNDLE_GEMS__CONTRIBSYS__COM=user:pass) */
     {K_KEEP1, true,
-     "(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|_PASS|_PWD|PRIVATE_KEY)[A-Z0-9_]*" ASSIGN_HS, 0,
+     "(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|_PASS|_PWD|PRIVATE_KEY|CONTRIBSYS__COM)[A-Z0-9_]*" ASSIGN_HS, 0,
      "(?<![A-Za-z0-9_])([A-Z0-9_]*(?:TOKEN(?!IZER)|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|"
-     "PRIVATE_KEY|_PASS(?![A-Z])|_PWD(?![A-Z]))[A-Z0-9_]*" ASSIGN ")" VALUE, "<secret>", C_VALUE},
+     "PRIVATE_KEY|_PASS(?![A-Z])|_PWD(?![A-Z])|CONTRIBSYS__COM)[A-Z0-9_]*" ASSIGN ")" VALUE, "<secret>", C_VALUE},
     /* name=value, name: value, name := value where the name ends with a secret word (max_tokens
-     * does not) */
+     * does not), or names a login that is a token (SonarQube) or the access id of a key pair
+     * (Sumo Logic) */
     {K_KEEP1, true,
      "(?:token|secret|passw[a-z]*|passphrase|api[_-]?key|access[_-]?key|private[_-]?key(?:[_-]?id)?|"
-     "credentials?)" ASSIGN_HS, CI,
+     "credentials?|sonar[_.-]?login|access[_.-]?id)" ASSIGN_HS, CI,
      "(?i)(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:token|secret|password|passwd|passphrase|api[_-]?key|"
-     "access[_-]?key|private[_-]?key(?:[_-]?id)?|credentials?)" ASSIGN ")" VALUE, "<secret>", C_VALUE},
+     "access[_-]?key|private[_-]?key(?:[_-]?id)?|credentials?|sonar[_.-]?login|sumo[a-z]*[_.-]?access[_.-]?id)"
+     ASSIGN ")" VALUE, "<secret>", C_VALUE},
     /* keyword plus entropy: after a weak name (key, auth, pass, ...) only random-looking text */
     {K_KEEP1, true, "(?:key|auth|creds|pwd|pass|pat|sig|signature|salt)" ASSIGN_HS, CI,
      "(?i)(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:key|auth|creds|pwd|pass|pat|sig|signature|salt)"
      ASSIGN ")" VALUE, "<secret>", C_RANDOM},
-    /* command-line flags: --hf-token X, --password X */
+    /* command-line flags: --hf-token X, --password X (not a word with a dash: "service-token
+     * create") */
     {K_KEEP1, true, "(?:token|secret|passw[a-z]*|api[_-]?key|access[_-]?key)[ \\t]+[^\\s-]", CI,
-     "(?i)(--?[A-Za-z0-9_-]*(?:token|secret|password|passwd|api[_-]?key|access[_-]?key)[ \\t]+[\"']?)"
+     "(?i)((?<![A-Za-z0-9_-])--?[A-Za-z0-9_-]*(?:token|secret|password|passwd|api[_-]?key|access[_-]?key)"
+     "[ \\t]+[\"']?)"
      "([^\\s\"'<-][^\\s\"']*)", "<secret>", C_VALUE},
     /* private details */
     {K_NODELIST, false, "nodelist[\"']?[ \\t]*[=:]", CI,

@@ -9,7 +9,8 @@
  *
  * Times become milliseconds since the epoch in UTC. Formats without a year (glog, syslog) take
  * the year the caller passes (the first dated line of the run, or the current year); formats
- * without a zone are read as UTC, which keeps ordering right between ranks of one cluster.
+ * without a zone are read as UTC, which keeps ordering right between ranks of one cluster, and
+ * are marked (ts_no_zone) so that a report does not print a zone the log never gave.
  */
 #include "prefix.h"
 
@@ -195,6 +196,7 @@ static bool parse_glog(const char *s, size_t len, size_t *pos, struct line_meta 
         return false;
     m->ts_ms = days_from_civil(year, month, day) * 86400000 + ms;
     m->ts_no_year = true;
+    m->ts_no_zone = true;
     size_t q = p + 2 + n + t;
     if (bracket) {
         const char *close = memchr(s + q, ']', len - q);
@@ -231,18 +233,22 @@ static bool parse_iso(const char *s, size_t len, size_t *pos, struct line_meta *
         return false;
     size_t q = p + 11 + t;
     int64_t offset_min = 0;
+    bool zone = false;
     if (q < len && s[q] == 'Z') {
         q++;
+        zone = true;
     } else if (q + 5 < len && (s[q] == '+' || s[q] == '-')) {
         int oh, om;
         size_t colon = s[q + 3] == ':';
         if (digits(s, len, q + 1, 2, &oh) && digits(s, len, q + 3 + colon, 2, &om)) {
             offset_min = (oh * 60 + om) * (s[q] == '+' ? 1 : -1);
             q += 5 + colon;
+            zone = true;
         }
     }
     m->ts_ms = days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400000 + ms - offset_min * 60000;
     m->ts_no_year = false;
+    m->ts_no_zone = !zone;
     if (q < len && s[q] == ']')
         q++;
     if (q < len && s[q] == ':')
@@ -289,6 +295,7 @@ static bool parse_syslog(const char *s, size_t len, size_t *pos, struct line_met
     m->host[hl] = '\0';
     m->ts_ms = days_from_civil(year, month, (unsigned)day) * 86400000 + ms;
     m->ts_no_year = true;
+    m->ts_no_zone = true;
     *pos = h + 1;
     return true;
 }

@@ -21,6 +21,8 @@ struct line_meta {
     char host[HOST_MAX];   /* "": unknown */
     int64_t ts_ms;         /* milliseconds since the epoch, UTC; TS_UNKNOWN */
     bool ts_no_year;       /* from a format without a year (glog, syslog): year assumed */
+    bool ts_no_zone;       /* from a format without a zone (glog, syslog, Python logging): read
+                              as UTC for ordering, but printed without one */
     bool ts_inherited;     /* not the line's own: an earlier line's (scan_time.h) */
     long pid;              /* the writing process, from NCCL's host:pid:tid prefix; 0: unknown */
     size_t msg_off;        /* where the message starts, after every prefix */

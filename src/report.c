@@ -32,6 +32,9 @@ void report_free_contents(struct fl_report *r)
     free(r->errors);
     free(r->ranks);
     free(r->note);
+    for (size_t i = 0; i < r->nwarnings; i++)
+        free(r->warnings[i]);
+    free(r->warnings);
     for (size_t i = 0; i < r->nstacks; i++) {
         free(r->stacks[i].ranks);
         for (size_t j = 0; j < r->stacks[i].nframes; j++)
@@ -108,7 +111,7 @@ size_t fl_report_stack_group_count(const struct fl_report *r)
     return r->nstacks;
 }
 
-void report_format_time(int64_t ms, bool no_year, char *buf, size_t n)
+void report_format_time(int64_t ms, bool no_year, bool no_zone, char *buf, size_t n)
 {
     time_t t = (time_t)(ms / 1000);
     struct tm tm;
@@ -117,11 +120,11 @@ void report_format_time(int64_t ms, bool no_year, char *buf, size_t n)
     if (frac < 0)
         frac += 1000;
     if (no_year)
-        snprintf(buf, n, "%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-                 tm.tm_min, tm.tm_sec, frac);
+        snprintf(buf, n, "%02d-%02dT%02d:%02d:%02d.%03d%s", tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                 tm.tm_min, tm.tm_sec, frac, no_zone ? "" : "Z");
     else
-        snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
-                 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
+        snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d.%03d%s", tm.tm_year + 1900, tm.tm_mon + 1,
+                 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac, no_zone ? "" : "Z");
 }
 
 void report_format_ranks(const long *ranks, size_t n, char *buf, size_t len)

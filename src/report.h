@@ -34,7 +34,7 @@ struct diagnosis {
     long rank;
     char host[HOST_MAX];
     int64_t first_ts;
-    bool ts_no_year;
+    bool ts_no_year, ts_no_zone;
     struct evidence *evidence;
     size_t nevidence;
     unsigned long evidence_total;  /* matched lines in all, evidence keeps the first few */
@@ -68,6 +68,9 @@ struct fl_report {
     struct source_error *errors;
     size_t nerrors;
     char *note;                    /* how the initiating rank was decided, when it matters */
+    char **warnings;               /* what the reader should know about how the input was read:
+                                      a signal disabled for its cost (PATTERN_BUDGET) */
+    size_t nwarnings;
     struct stack_group *stacks;
     size_t nstacks;
 };
@@ -95,8 +98,9 @@ enum fl_status report_write_markdown(const struct fl_report *r, FILE *out);
 
 /* The stack groups, largest first, with their innermost frames. */
 void report_write_stack_groups(const struct fl_report *r, FILE *out);
-/* "2026-05-01T12:00:03Z" (or "05-01T12:00:03" without a year) into buf */
-void report_format_time(int64_t ms, bool no_year, char *buf, size_t n);
+/* "2026-05-01T12:00:03.000Z" into buf; "05-01T..." without a year, and no "Z" when the log
+ * gave no zone (ISO 8601's local time: the log's clock, whatever zone it was in) */
+void report_format_time(int64_t ms, bool no_year, bool no_zone, char *buf, size_t n);
 /* "0-2,4-7" */
 void report_format_ranks(const long *ranks, size_t n, char *buf, size_t len);
 

@@ -26,7 +26,7 @@ static json_t *diagnosis_json(const struct diagnosis *d)
     json_object_set_new(o, "initiating_host", d->host[0] ? json_string(d->host) : json_null());
     if (d->first_ts != TS_UNKNOWN) {
         char t[40];
-        report_format_time(d->first_ts, d->ts_no_year, t, sizeof t);
+        report_format_time(d->first_ts, d->ts_no_year, d->ts_no_zone, t, sizeof t);
         json_object_set_new(o, "first_seen", json_string(t));
     } else {
         json_object_set_new(o, "first_seen", json_null());
@@ -85,6 +85,12 @@ enum fl_status report_write_json(const struct fl_report *r, FILE *out)
         json_array_append_new(errors, e);
     }
     json_object_set_new(input, "errors", errors);
+    if (r->nwarnings) { /* only when there are some: reports without stay as they were */
+        json_t *w = json_array();
+        for (size_t i = 0; i < r->nwarnings; i++)
+            json_array_append_new(w, json_string(r->warnings[i]));
+        json_object_set_new(input, "warnings", w);
+    }
     /* false when a source could be read only in part: an empty "diagnoses" then proves nothing */
     json_object_set_new(input, "complete", json_boolean(r->nerrors == 0));
     json_object_set_new(root, "input", input);

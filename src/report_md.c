@@ -69,7 +69,7 @@ enum fl_status report_write_markdown(const struct fl_report *r, FILE *out)
             fprintf(out, "- **Initiating host:** %s\n", d->host);
         if (d->first_ts != TS_UNKNOWN) {
             char t[40];
-            report_format_time(d->first_ts, d->ts_no_year, t, sizeof t);
+            report_format_time(d->first_ts, d->ts_no_year, d->ts_no_zone, t, sizeof t);
             fprintf(out, "- **First seen:** %s\n", t);
         }
         for (size_t j = 0; j < d->ncollateral; j++) {
@@ -101,5 +101,7 @@ enum fl_status report_write_markdown(const struct fl_report *r, FILE *out)
         }
         fputc('\n', out);
     }
+    for (size_t i = 0; i < r->nwarnings; i++)
+        fprintf(out, "%s**Warning:** %s\n", i ? "" : "\n", r->warnings[i]);
     return ferror(out) ? FL_ERR_IO : FL_OK;
 }

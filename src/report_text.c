@@ -40,7 +40,7 @@ static void write_diagnosis(const struct diagnosis *d, size_t index, const struc
                  where[0] ? " " : "", d->host);
     if (d->first_ts != TS_UNKNOWN) {
         char t[40];
-        report_format_time(d->first_ts, d->ts_no_year, t, sizeof t);
+        report_format_time(d->first_ts, d->ts_no_year, d->ts_no_zone, t, sizeof t);
         snprintf(where + strlen(where), sizeof where - strlen(where), "%sat %s", where[0] ? " " : "", t);
     }
     wrap(out, "Started", where[0] ? where : "rank unknown", s);
@@ -130,5 +130,7 @@ enum fl_status report_write_text(const struct fl_report *r, const struct fl_repo
     for (size_t i = 0; i < r->nerrors; i++)
         fprintf(out, "%swarning:%s %s: %s\n", s->yellow, s->reset, r->errors[i].source,
                 r->errors[i].msg);
+    for (size_t i = 0; i < r->nwarnings; i++)
+        fprintf(out, "%swarning:%s %s\n", s->yellow, s->reset, r->warnings[i]);
     return ferror(out) ? FL_ERR_IO : FL_OK;
 }

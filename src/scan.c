@@ -449,6 +449,7 @@ static void note_step(struct fl_scanner *s, struct source *so, const struct wind
     lv.meta.rank = rank;
     lv.meta.ts_ms = own.ts_ms;
     lv.meta.ts_no_year = own.ts_no_year;
+    lv.meta.ts_no_zone = own.ts_no_zone;
     note_rank(s, rank);
     extract_note_progress(&s->x, &lv, 1);
     struct rank_live *rl = rank >= 0 ? live_of(s, rank) : NULL;
@@ -606,6 +607,7 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         scanner_time_of_span(&so->time, &tv, ls, le, &own);
         lv.meta.ts_ms = own.ts_ms;
         lv.meta.ts_no_year = own.ts_no_year;
+        lv.meta.ts_no_zone = own.ts_no_zone;
     }
     if (lv.meta.ts_ms != TS_UNKNOWN) {
         scanner_time_dated(&so->time, ls, le, &lv.meta);
@@ -936,6 +938,33 @@ enum fl_status fl_scanner_rank_progress(const struct fl_scanner *s, size_t i,
     return FL_OK;
 }
 
+/* A warning per signal whose regex was disabled for its cost: its later lines were not matched,
+ * so a diagnosis it would have made may be missing. */
+static enum fl_status warn_disabled(const struct fl_scanner *s, struct fl_report *r)
+{
+    for (size_t p = 0; p < s->kb->npatterns; p++) {
+        const struct pattern *pt = &s->kb->patterns[p];
+        if (!extract_disabled(&s->x, (int)p) || pt->entry < 0)
+            continue;
+        const struct entry *e = &s->kb->entries[pt->entry];
+        struct buf b;
+        buf_init(&b, 1024);
+        buf_printf(&b, "signal '%s' of entry '%s' was disabled after its regex ran out of PCRE2's "
+                   "match limit on %d lines (nested quantifiers backtrack catastrophically; "
+                   "`faultline kb lint` shows where): lines after that were not matched against it",
+                   e->signals[pt->signal].name, e->id, PATTERN_BUDGET);
+        char *w = buf_steal(&b);
+        char **grown = w ? realloc(r->warnings, (r->nwarnings + 1) * sizeof *grown) : NULL;
+        if (grown == NULL) {
+            free(w);
+            return FL_ERR_NOMEM;
+        }
+        r->warnings = grown;
+        r->warnings[r->nwarnings++] = w;
+    }
+    return FL_OK;
+}
+
 static enum fl_status build_report(struct fl_scanner *s, struct fl_report **out)
 {
     enum fl_status st = FL_OK;
@@ -967,6 +996,8 @@ static enum fl_status build_report(struct fl_scanner *s, struct fl_report **out)
     st = correlator_finish(&s->corr, &s->x, info, s->nsources, s->opts.max_evidence, r);
     if (st == FL_OK)
         report_tidy_evidence(r);
+    if (st == FL_OK)
+        st = warn_disabled(s, r);
     free(info);
     for (size_t i = 0; i < s->x.facts.n && st == FL_OK; i++) {
         const struct fact *f = &s->x.facts.items[i];

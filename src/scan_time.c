@@ -89,6 +89,7 @@ static void remember(struct source_time *t, int64_t at, const struct line_meta *
     t->dated_at = at;
     t->dated_ts = m->ts_ms;
     t->dated_no_year = m->ts_no_year;
+    t->dated_no_zone = m->ts_no_zone;
 }
 
 void scanner_time_dated(struct source_time *t, uint64_t ls, uint64_t le, const struct line_meta *m)
@@ -144,6 +145,7 @@ void scanner_time_inherit(struct source_time *t, const struct time_view *v, uint
     if (t->dated && t->dated_at >= lo) {
         m->ts_ms = t->dated_ts;
         m->ts_no_year = t->dated_no_year;
+        m->ts_no_zone = t->dated_no_zone;
         m->ts_inherited = true;
     } else {
         m->ts_ms = TS_UNKNOWN;

@@ -49,6 +49,7 @@ struct source_time {
     int64_t dated_at;       /* its start (negative: before the segment being read) */
     int64_t dated_ts;
     bool dated_no_year;
+    bool dated_no_zone;
 };
 
 void scanner_time_init(struct source_time *t, int current_year);

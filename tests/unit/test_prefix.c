@@ -69,6 +69,14 @@ static void times(void **state)
     assert_string_equal(s.host, "node-1");
     assert_int_equal(s.ts_ms, a.ts_ms - 500);
     assert_true(s.ts_no_year);
+    /* a zone only where the log gave one: Z or an offset; Python logging, glog and syslog have
+     * none, and a report must not print one for them */
+    assert_false(a.ts_no_zone);
+    assert_false(c.ts_no_zone);
+    assert_true(b.ts_no_zone);
+    assert_true(s.ts_no_zone);
+    assert_true(parse("2026-05-01T12:00:03 boom").ts_no_zone);
+    assert_true(parse("E0501 12:00:03.123456 4242 ProcessGroupNCCL.cpp:1] boom").ts_no_zone);
     assert_int_equal(parse("[ 1234.567890] NVRM: Xid").ts_ms, TS_UNKNOWN);
     assert_int_equal(days_from_civil(1970, 1, 1), 0);
 }
