@@ -125,7 +125,7 @@ export interface PanelDiagnosis {
   title: string;
   severity: string;
   confidence: string; // "81%"
-  started: string; // "rank 3 on host-1 at 2026-05-01T12:02:05.448Z"
+  started: string; // "rank 3 on host-1 at 2026-05-01T12:02:05.448"
   rootCause: string;
   fix: string;
   verify: string;

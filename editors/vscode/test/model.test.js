@@ -29,7 +29,7 @@ test("panel model of the bundled example", () => {
   assert.match(m.subline, /^1 source\(s\), 427 lines, 44796 bytes, ranks 0-7 — faultline /);
   const d = m.diagnoses[0];
   assert.equal(d.id, "cuda-oom");
-  assert.equal(d.started, "rank 3 on host-1 at 2026-05-01T12:02:05.448Z");
+  assert.equal(d.started, "rank 3 on host-1 at 2026-05-01T12:02:05.448");
   assert.equal(d.confidence, "81%");
   assert.deepEqual(d.collateral, [
     { id: "nccl-watchdog-timeout", ranks: "0-2,4-7", count: 7 },
