@@ -10,21 +10,39 @@
  * knowledge base per process.
  *
  * A module is looked for next to the program (the build tree), then in the installed modules'
- * folder, FL_MODULE_DIR, relative to the program's own folder. glibc's dlopen expands $ORIGIN in
- * a file name to the folder of the program.
+ * folder, FL_MODULE_DIR, relative to the program's own folder. That folder is read from
+ * /proc/self/exe, not written as $ORIGIN: glibc expands $ORIGIN in a dlopen file name to the
+ * folder of the object that calls dlopen, and under AddressSanitizer that caller is the
+ * sanitizer's runtime, whose dlopen interceptor sits in between.
  */
 #include "app.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The program's folder into dir; "$ORIGIN" (the best dlopen can do) when /proc is not there. */
+static void program_dir(char *dir, size_t size)
+{
+    ssize_t n = readlink("/proc/self/exe", dir, size - 1);
+    char *slash = n > 0 ? memrchr(dir, '/', (size_t)n) : NULL;
+    if (slash == NULL) {
+        snprintf(dir, size, "$ORIGIN");
+        return;
+    }
+    *slash = '\0';
+}
 
 int app_run_module(const char *module, const char *entry, int argc, char **argv)
 {
-    const char *dirs[] = {"$ORIGIN", "$ORIGIN/" FL_MODULE_DIR};
-    char path[512], first_error[1024] = "";
+    char dir[4096];
+    program_dir(dir, sizeof dir);
+    const char *subdirs[] = {"", "/" FL_MODULE_DIR};
+    char path[4608], first_error[1024] = "";
     void *lib = NULL;
-    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0] && lib == NULL; i++) {
-        snprintf(path, sizeof path, "%s/%s", dirs[i], module);
+    for (size_t i = 0; i < sizeof subdirs / sizeof subdirs[0] && lib == NULL; i++) {
+        snprintf(path, sizeof path, "%s%s/%s", dir, subdirs[i], module);
         lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
         if (lib == NULL && i == 0)
             snprintf(first_error, sizeof first_error, "%s", dlerror());
