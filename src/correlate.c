@@ -160,26 +160,40 @@ static bool rule_primary_beats_collateral(struct run_analysis *a)
     return false;
 }
 
+/* What a rank's message says when a peer was gone by the time it got there, and when it gave up
+ * waiting for one: both only consequences of another rank's failure. */
+static const char *const lost_peer_words[] = {"closed by peer", "reset by peer",
+                                              "closed by remote peer", "Broken pipe", NULL};
+static const char *const timed_out_words[] = {"timed out", "Timed out", "Timeout", "timeout", NULL};
+
+static bool says_any(const char *s, const char *const *words)
+{
+    for (int i = 0; words[i]; i++)
+        if (strstr(s, words[i]))
+            return true;
+    return false;
+}
+
+static bool lost_peer(const struct exception_event *e)
+{
+    return says_any(e->message, lost_peer_words);
+}
+
+static bool timed_out(const struct exception_event *e)
+{
+    return says_any(e->message, timed_out_words);
+}
+
 bool correlator_exception_is_consequence(const struct exception_event *e)
 {
     /* what a rank raises because another one failed, or because the launcher stopped it */
     static const char *const types[] = {"ChildFailedError", "SignalException", "KeyboardInterrupt",
                                         "DistBackendError", "BrokenPipeError",
                                         "ConnectionResetError", NULL};
-    static const char *const words[] = {"Connection closed by peer", "Connection reset by peer",
-                                        "closed by remote peer", "Broken pipe",
-                                        "communicator was aborted", "timed out", "Timed out",
-                                        "Timeout", "timeout", "got signal: 15", "got signal: 2",
-                                        "got signal: 1", NULL};
-    if (e->collateral_line)
-        return true;
-    for (int i = 0; types[i]; i++)
-        if (strstr(e->type, types[i]))
-            return true;
-    for (int i = 0; words[i]; i++)
-        if (strstr(e->message, words[i]))
-            return true;
-    return false;
+    static const char *const words[] = {"communicator was aborted", "got signal: 15",
+                                        "got signal: 2", "got signal: 1", NULL};
+    return e->collateral_line || says_any(e->type, types) || lost_peer(e) || timed_out(e) ||
+           says_any(e->message, words);
 }
 
 /* An exception after which its rank made no more progress. */
@@ -632,17 +646,6 @@ static bool rule_silent_rank(struct run_analysis *a)
     decided(a, &a->rank_rule, "silent_rank", "rank %ld is the one rank that reported no "
             "consequence of its own", s);
     return true;
-}
-
-static bool timed_out(const struct exception_event *e)
-{
-    return strstr(e->message, "imed out") || strstr(e->message, "imeout");
-}
-
-static bool lost_peer(const struct exception_event *e)
-{
-    return strstr(e->message, "closed by peer") || strstr(e->message, "reset by peer") ||
-           strstr(e->message, "closed by remote peer") || strstr(e->message, "Broken pipe");
 }
 
 /* Every rank but one timed out waiting in a collective, and that one only found its peers gone
