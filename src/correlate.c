@@ -631,7 +631,7 @@ static bool rule_silent_rank(struct run_analysis *a)
         /* no entry of a signal death fired (a SIGABRT with no C++ terminate printed) */
         id = "child-failed";
         how = "was killed by a signal with nothing printed";
-    } else if (f == NULL && a->launcher_stopped == 0) {
+    } else if (f == NULL && a->nstops == 0) {
         id = "uneven-inputs-hang";
         how = "ended without an error while the others waited in a collective";
     } else {
@@ -1431,7 +1431,6 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
     a.launcher_root_rank = x->launcher_root_rank >= 0 ? x->launcher_root_rank : x->launcher_exit_rank;
     a.failures = x->failures;
     a.nfailures = x->nfailures;
-    a.launcher_stopped = x->launcher_stopped;
     a.stops = x->stops;
     a.nstops = x->nstops;
     a.unranked_tracebacks = x->unranked_tracebacks;

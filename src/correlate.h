@@ -110,8 +110,8 @@ struct run_analysis {
                                             else the first worker its agent saw fail, or -1 */
     const struct launcher_failure *failures; /* torchrun's summary: each failed rank's exit */
     size_t nfailures;
-    unsigned long launcher_stopped;      /* workers the agent stopped with a closing signal */
-    const int *stops;                    /* the source (a node's console) of each stop */
+    const int *stops;                    /* the source (a node's console) of each worker the agent
+                                            stopped with a closing signal */
     size_t nstops;
     unsigned long unranked_tracebacks;   /* tracebacks printed with no rank (see extract.h) */
 

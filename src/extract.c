@@ -878,7 +878,6 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
         note_launcher_code(x, kb, pattern, lv);
         return FL_OK;
     case BUILTIN_LAUNCHER_STOP:
-        x->launcher_stopped++;
         if (GROW(x->stops, x->stops_cap, x->nstops, LAUNCHER_FAILURES_MAX) == FL_OK)
             x->stops[x->nstops++] = lv->src;
         return FL_OK;
@@ -1023,7 +1022,6 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
         f.src += src_offset;
         keep_failure(dst, &f);
     }
-    dst->launcher_stopped += src->launcher_stopped;
     for (size_t i = 0; i < src->nstops; i++)
         if (GROW(dst->stops, dst->stops_cap, dst->nstops, LAUNCHER_FAILURES_MAX) == FL_OK)
             dst->stops[dst->nstops++] = src->stops[i] + src_offset;

@@ -163,9 +163,8 @@ struct extractor {
     long launcher_exit_rank;    /* the local rank of the first worker its agent saw fail, or -1 */
     struct launcher_failure *failures; /* torchrun's summary, one per rank (the first listing) */
     size_t nfailures, failures_cap;
-    unsigned long launcher_stopped; /* workers the agent sent a closing signal: still running when
-                                       another one failed */
-    int *stops;                 /* the source of each such line (a node's console), up to
+    int *stops;                 /* the source (a node's console) of each worker the agent sent a
+                                   closing signal, still running when another one failed; up to
                                    LAUNCHER_FAILURES_MAX */
     size_t nstops, stops_cap;
     unsigned long unranked_tracebacks; /* traceback headers of no known rank, less the chained

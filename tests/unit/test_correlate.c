@@ -320,7 +320,6 @@ static void silent_rank_says_how_it_ended(void **state)
                                         {.rank = 0, .local_rank = 0, .exitcode = 1}};
     r.a.failures = exited;
     r.a.nfailures = 2;
-    r.a.launcher_stopped = 1;
     r.a.stops = one_stop;
     r.a.nstops = 1;
     correlator_decide(&r.a);
@@ -342,7 +341,6 @@ static void silent_rank_says_how_it_ended(void **state)
                                            {.rank = 0, .local_rank = 0, .exitcode = 1}};
     r.a.failures = timed_out;
     r.a.nfailures = 2;
-    r.a.launcher_stopped = 1;
     r.a.stops = one_stop;
     r.a.nstops = 1;
     correlator_decide(&r.a);
@@ -367,7 +365,6 @@ static void silent_rank_says_how_it_ended(void **state)
                                         {.rank = 2, .local_rank = 2, .exitcode = 1}};
     r.a.failures = waited;
     r.a.nfailures = 2;
-    r.a.launcher_stopped = 1;
     r.a.stops = one_stop;
     r.a.nstops = 1;
     correlator_decide(&r.a);
@@ -411,7 +408,6 @@ static void silent_rank_on_another_node(void **state)
     static const int stops[] = {1};
     r.a.failures = f;
     r.a.nfailures = 3;
-    r.a.launcher_stopped = 1;
     r.a.stops = stops;
     r.a.nstops = 1;
     r.a.unranked_tracebacks = 3;
