@@ -237,26 +237,26 @@ size_t kbindex_search(const struct kbindex *x, const char *q, size_t *hits, size
     return k;
 }
 
+/* n bytes of s as a new string on one line: its line breaks become spaces. */
+static char *one_line(const char *s, size_t n)
+{
+    char *out = strndup(s, n);
+    for (char *c = out; c && *c; c++)
+        if (*c == '\n')
+            *c = ' ';
+    return out;
+}
+
 char *kbindex_section_para(const struct kb_meta *m, const char *name)
 {
-    size_t nl = strlen(name);
-    for (const char *p = m->body; p && *p;) {
-        if (strncmp(p, "## ", 3) == 0 && strncmp(p + 3, name, nl) == 0 && p[3 + nl] == '\n') {
-            const char *s = p + 4 + nl;
-            while (*s == '\n')
-                s++;
-            const char *e = strstr(s, "\n\n");
-            size_t len = e ? (size_t)(e - s) : strlen(s);
-            char *out = strndup(s, len);
-            for (char *c = out; c && *c; c++)
-                if (*c == '\n')
-                    *c = ' ';
-            return out;
-        }
-        p = strchr(p, '\n');
-        p = p ? p + 1 : NULL;
-    }
-    return NULL;
+    size_t n;
+    const char *s = kbindex_section(m, name, &n);
+    if (s == NULL)
+        return NULL;
+    for (; n > 0 && *s == '\n'; n--)
+        s++;
+    const char *e = memmem(s, n, "\n\n", 2);
+    return one_line(s, e ? (size_t)(e - s) : n);
 }
 
 /* Each run of digits becomes one '0': "expected 4683 more bytes" written in a symptom then
@@ -306,13 +306,10 @@ static size_t bullet_score(const char *b, size_t n, const char *line)
 
 char *kbindex_symptom_for(const struct kb_meta *m, const char *line)
 {
-    const char *sec = strstr(m->body, "\n## Symptoms\n");
+    size_t sec_len;
+    const char *sec = kbindex_section(m, "Symptoms", &sec_len), *end = sec + sec_len;
     if (sec == NULL)
         return NULL;
-    sec += strlen("\n## Symptoms\n");
-    const char *end = strstr(sec, "\n## ");
-    if (end == NULL)
-        end = sec + strlen(sec);
     size_t ln = strlen(line);
     char *sq = malloc(ln + 1);
     if (sq == NULL)
@@ -341,11 +338,7 @@ char *kbindex_symptom_for(const struct kb_meta *m, const char *line)
         return NULL;
     while (best_end > best && (best_end[-1] == '\n' || best_end[-1] == ' '))
         best_end--;
-    char *out = strndup(best, (size_t)(best_end - best));
-    for (char *c = out; c && *c; c++)
-        if (*c == '\n')
-            *c = ' ';
-    return out;
+    return one_line(best, (size_t)(best_end - best));
 }
 
 const char *kbindex_section(const struct kb_meta *m, const char *name, size_t *len)
@@ -383,11 +376,7 @@ char *kbindex_quick(const struct kb_meta *m, const char *label)
                 e++;
             while (b < e && *b == ' ')
                 b++;
-            char *out = strndup(b, (size_t)(e - b));
-            for (char *c = out; c && *c; c++)
-                if (*c == '\n')
-                    *c = ' ';
-            return out;
+            return one_line(b, (size_t)(e - b));
         }
         p = memchr(p, '\n', (size_t)(end - p));
         p = p ? p + 1 : NULL;
