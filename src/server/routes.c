@@ -63,6 +63,19 @@ static bool same_origin(struct request *rq)
     return host && h && strcmp(h + 3, host) == 0;
 }
 
+/* The token the form repeated (rq->csrf, NUL-terminated) is the one in its cookie. */
+static bool csrf_matches(struct request *rq)
+{
+    const char *cookie = req_cookie(rq, "fl_csrf");
+    return csrf_valid(cookie) && strcmp(cookie, rq->csrf) == 0;
+}
+
+/* Before a form's body is read: a post from this site, by a browser that holds the cookie. */
+static bool form_may_post(struct request *rq)
+{
+    return same_origin(rq) && csrf_valid(req_cookie(rq, "fl_csrf"));
+}
+
 /* ---------------------------------------------------------------- pages */
 
 static int index_answer(struct request *rq, unsigned status, const char *csrf, const char *error)
@@ -229,9 +242,8 @@ static enum MHD_Result part(void *cls, enum MHD_ValueKind kind, const char *key,
     if (is_form(rq) && !rq->csrf_done) {
         /* the token comes first in the form: nothing is read before it is checked */
         rq->csrf[rq->csrf_len] = '\0';
-        const char *cookie = req_cookie(rq, "fl_csrf");
         rq->csrf_done = true;
-        rq->csrf_ok = csrf_valid(cookie) && strcmp(cookie, rq->csrf) == 0;
+        rq->csrf_ok = csrf_matches(rq);
         if (!rq->csrf_ok) {
             fail(rq, 403, "The form's token is missing or does not match: reload the page and paste again.");
             return MHD_NO;
@@ -305,7 +317,7 @@ static int take_quota(struct request *rq)
 
 static int diagnose_begin(struct request *rq)
 {
-    if (is_form(rq) && (!same_origin(rq) || !csrf_valid(req_cookie(rq, "fl_csrf"))))
+    if (is_form(rq) && !form_may_post(rq))
         return http_fail(rq, 403, "The form's token is missing or does not match: reload the page and paste again.");
     int rc = take_quota(rq);
     if (rc != 0)
@@ -470,7 +482,7 @@ static enum MHD_Result signin_field(void *cls, enum MHD_ValueKind kind, const ch
 
 static int signin_begin(struct request *rq)
 {
-    if (!same_origin(rq) || !csrf_valid(req_cookie(rq, "fl_csrf")))
+    if (!form_may_post(rq))
         return http_fail(rq, 403, "The form's token is missing or does not match: reload the page.");
     rq->pp = MHD_create_post_processor(rq->c, 4096, signin_field, rq);
     if (rq->pp == NULL)
@@ -502,8 +514,7 @@ static int form_token_ok(struct request *rq)
     }
     if (rq->failed)
         return http_fail(rq, rq->failed, rq->failmsg);
-    const char *cookie = req_cookie(rq, "fl_csrf");
-    if (!csrf_valid(cookie) || strcmp(cookie, rq->csrf) != 0)
+    if (!csrf_matches(rq))
         return http_fail(rq, 403, "The form's token is missing or does not match: reload the page.");
     return 0;
 }
