@@ -120,7 +120,7 @@ struct fl_report;
 struct fl_scan_options {
     unsigned max_evidence;   /* evidence lines kept per diagnosis; 0 = default (8) */
     uint64_t segment_bytes;  /* fl_scan_paths cuts plain files of at least twice this size into
-                                segments that threads share; 0 = default (64 MiB) */
+                                segments that threads share; 0 = default (8 MiB) */
 };
 
 enum fl_status fl_scanner_new(const struct fl_kb *kb, const struct fl_scan_options *opts,

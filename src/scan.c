@@ -30,7 +30,7 @@
 #define SOURCES_MAX 100000
 #define PENDING_MAX 65536
 #define SEEN_RANKS_MAX 65536
-#define SEGMENT_BYTES_DEFAULT (64u << 20)
+#define SEGMENT_BYTES_DEFAULT (8u << 20)
 #define STEPS_MAX 65536      /* step matches kept per chunk; beyond, they go through process() */
 #define STEP_RANKS_MAX 64    /* ranks one note_steps run tells apart; beyond, every step line is noted */
 
