@@ -393,6 +393,47 @@ static void silent_rank_says_how_it_ended(void **state)
     correlator_analysis_free(&r.a);
 }
 
+static void stopped_from_outside_is_preemption(void **state)
+{
+    (void)state;
+    static const char *SIGTERM_MSG = "Process 3600 got signal: 15";
+    static const char *SIGTERM_TYPE = "torch.distributed.elastic.multiprocessing.api.SignalException";
+    struct run r;
+    /* two agents got SIGTERM from outside and nothing failed before */
+    run_init(&r, 4);
+    add_exception(&r, SIGTERM_TYPE, SIGTERM_MSG, -1, 1);
+    add_exception(&r, SIGTERM_TYPE, "Process 3611 got signal: 15", -1, 2);
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "slurm-preemption");
+    assert_string_equal(r.a.headline_rule, "stopped_from_outside");
+    /* SIGHUP from a closed terminal, SIGINT from Ctrl-C: a person's doing */
+    r.exc[0].message = r.exc[1].message = (char *)"Process 3600 got signal: 1";
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "unclassified");
+    r.exc[0].message = r.exc[1].message = (char *)"Process 3600 got signal: 2";
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "unclassified");
+    correlator_analysis_free(&r.a);
+
+    /* a worker failed by itself before the stop: torchrun's summary lists it */
+    run_init(&r, 2);
+    add_exception(&r, SIGTERM_TYPE, SIGTERM_MSG, -1, 1);
+    struct launcher_failure failed[] = {{.rank = 1, .local_rank = 1, .exitcode = 3}};
+    r.a.failures = failed;
+    r.a.nfailures = 1;
+    correlator_decide(&r.a);
+    assert_string_not_equal(headline_id(&r), "slurm-preemption");
+    correlator_analysis_free(&r.a);
+
+    /* a peer's closed connection beside the stop: something else ended first */
+    run_init(&r, 2);
+    add_exception(&r, SIGTERM_TYPE, SIGTERM_MSG, -1, 1);
+    add_exception(&r, "RuntimeError", CLOSED_MSG, 0, 2);
+    correlator_decide(&r.a);
+    assert_string_not_equal(headline_id(&r), "slurm-preemption");
+    correlator_analysis_free(&r.a);
+}
+
 static void silent_rank_on_another_node(void **state)
 {
     (void)state;
@@ -700,6 +741,7 @@ int main(void)
         cmocka_unit_test(signal_death_names_the_killed_rank),
         cmocka_unit_test(silent_rank_says_how_it_ended),
         cmocka_unit_test(silent_rank_on_another_node),
+        cmocka_unit_test(stopped_from_outside_is_preemption),
         cmocka_unit_test(late_arriver_kept_the_others_waiting),
         cmocka_unit_test(healthy_run_has_no_headline),
         cmocka_unit_test(rank_from_path_and_frames),
