@@ -701,6 +701,29 @@ static void traceback_without_source_lines(void **state)
     fl_report_free(r);
 }
 
+static void traceback_with_interleaved_lines(void **state)
+{
+    (void)state;
+    /* other ranks' prints land between the frames of one rank's traceback in a shared console */
+    const struct source src[] = {
+        {"console.log",
+         "Traceback (most recent call last):\n"
+         "  File \"/w/train.py\", line 30, in main\n"
+         "[rank 0] loading resume/shard_0.pt\n"
+         "    batch = next(it)\n"
+         "  File \"/w/data.py\", line 11, in __getitem__\n"
+         "[rank 1] resumed at step 1200\n"
+         "    return self.items[key]\n"
+         "step 4 loss 0.52\n"
+         "KeyError: 'missing-5'\n"},
+    };
+    struct fl_report *r = scan(src, 1);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "corrupt-data-sample");
+    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "KeyError: 'missing-5'"));
+    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "/w/data.py:11 in __getitem__"));
+    fl_report_free(r);
+}
+
 static void advice_is_not_a_setting(void **state)
 {
     (void)state;
@@ -749,6 +772,7 @@ int main(void)
         cmocka_unit_test(error_file_and_launcher_summary),
         cmocka_unit_test(console_of_a_stuck_rank),
         cmocka_unit_test(traceback_without_source_lines),
+        cmocka_unit_test(traceback_with_interleaved_lines),
         cmocka_unit_test(advice_is_not_a_setting),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
