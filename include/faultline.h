@@ -202,9 +202,6 @@ size_t fl_report_diagnosis_count(const struct fl_report *r);
 const char *fl_report_diagnosis_id(const struct fl_report *r, size_t i);
 /* Initiating rank of the i-th diagnosis, or -1 when unknown. */
 long fl_report_diagnosis_rank(const struct fl_report *r, size_t i);
-/* Non-zero when the i-th diagnosis is only an alternative to the first (a sibling entry the log gives
- * evidence for, that its facts do not decide), listed after the diagnoses proper. */
-int fl_report_diagnosis_is_alternative(const struct fl_report *r, size_t i);
 /* Initiating host of the i-th diagnosis, or NULL. */
 const char *fl_report_diagnosis_host(const struct fl_report *r, size_t i);
 /* Id of the k-th collateral failure folded under the i-th diagnosis as its consequence, or NULL

@@ -1488,73 +1488,11 @@ static void exception_diagnosis(const struct run_analysis *a, const struct extra
     }
 }
 
-/* Diagnoses in all, alternatives included: what a person reads before giving up on the list. */
-#define DIAGNOSES_WITH_ALTERNATIVES 3
-
-/* The entry the first diagnosis names, or NULL (unclassified). */
-static const struct entry *headline_of(const struct run_analysis *a)
-{
-    if (a->kind == HEADLINE_EXCEPTION)
-        return a->exc_entry;
-    return a->headline_entry ? a->headline_entry : cand_entry(a, &a->cands[a->top]);
-}
-
-/* A sibling the log gives real evidence for: a decisive signal of its own matched, and none of
- * the signals its condition excludes. */
-static size_t sibling_evidence(const struct entry *e, const struct entry_state *st)
-{
-    size_t matched = 0;
-    for (size_t j = 0; j < e->nsignals; j++) {
-        if (e->signals[j].kind == SIGNAL_CONFIG || e->signals[j].supporting || st->counts[j] == 0)
-            continue;
-        if (!e->signals[j].positive)
-            return 0; /* the log shows what rules it out */
-        matched++;
-    }
-    return matched && st->nevents ? matched : 0;
-}
-
-/* A differential diagnosis: the first diagnosis's siblings in the KB (its `related` entries) that
- * the log also gives evidence for, though their condition did not hold (they are told apart by a
- * fact the log does not show, or shows only in part: cuda-oom and cuda-oom-fragmentation share
- * the OOM message), are listed after the diagnoses as alternatives, up to
- * DIAGNOSES_WITH_ALTERNATIVES in all. Each scores below every diagnosis before it. */
-static void add_alternatives(const struct run_analysis *a, const struct source_info *sources,
-                             unsigned max_evidence, struct fl_report *r, size_t cap)
-{
-    const struct entry *h = headline_of(a);
-    if (h == NULL || a->states == NULL)
-        return;
-    for (size_t k = 0; k < h->nrelated && r->ndiagnoses < cap; k++) {
-        const struct entry *e = entry_by_id(a->kb, h->related[k]);
-        if (e == NULL || e->collateral)
-            continue;
-        bool listed = false;
-        for (size_t i = 0; i < r->ndiagnoses && !listed; i++)
-            listed = r->diagnoses[i].entry == e;
-        const struct entry_state *st = &a->states[e - a->kb->entries];
-        if (listed || sibling_evidence(e, st) == 0)
-            continue;
-        struct candidate cd = {.entry = (size_t)(e - a->kb->entries), .st = st};
-        first_event(st, &cd);
-        struct diagnosis *d = &r->diagnoses[r->ndiagnoses++];
-        fill_prose(d, e);
-        d->alternative = true;
-        d->rank = cd.rank;
-        memcpy(d->host, cd.host, HOST_MAX);
-        d->first_ts = cd.first_ts;
-        d->ts_no_year = cd.ts_no_year;
-        d->ts_no_zone = cd.ts_no_zone;
-        evidence_from_events(st, &cd, sources, max_evidence, d);
-    }
-}
-
 static struct diagnosis *headline_diagnosis(struct run_analysis *a, const struct extractor *x,
                                             const struct source_info *sources, unsigned max_evidence,
                                             struct fl_report *r, struct buf *explain)
 {
     size_t ndiag = a->kind == HEADLINE_EXCEPTION ? 1 : a->nprimary ? a->nprimary : a->nkept;
-    ndiag += DIAGNOSES_WITH_ALTERNATIVES;
     r->diagnoses = calloc(ndiag, sizeof *r->diagnoses);
     if (r->diagnoses == NULL)
         return NULL;
@@ -1594,7 +1532,6 @@ static struct diagnosis *headline_diagnosis(struct run_analysis *a, const struct
             if (!a->cands[i].dropped && cand_entry(a, &a->cands[i])->collateral)
                 add_collateral(top, cand_entry(a, &a->cands[i]), a->cands[i].st);
     }
-    add_alternatives(a, sources, max_evidence, r, DIAGNOSES_WITH_ALTERNATIVES);
     return top;
 }
 
@@ -1608,15 +1545,6 @@ static void score_diagnoses(const struct run_analysis *a, struct fl_report *r)
                                      .time_known = d->first_ts != TS_UNKNOWN, .is_top = true,
                                      .has_collateral = d->ncollateral > 0, .inferred = true};
             d->confidence = d->entry ? score_confidence(&in) : 0.3;
-            continue;
-        }
-        if (d->alternative) {
-            struct score_input in = {.entry = d->entry, .matched_signals = 1,
-                                     .rank_known = d->rank >= 0,
-                                     .time_known = d->first_ts != TS_UNKNOWN};
-            double below = r->diagnoses[i - 1].confidence * 0.8;
-            double c = score_confidence(&in) * 0.6;
-            d->confidence = (double)(long)((c < below ? c : below) * 100 + 0.5) / 100.0;
             continue;
         }
         const struct candidate *cd = NULL;
@@ -1662,7 +1590,6 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
     a.stops = x->stops;
     a.nstops = x->nstops;
     a.unranked_tracebacks = x->unranked_tracebacks;
-    a.states = c->st;
     enum fl_status st = analyse_stacks(x, r, &a);
     if (st == FL_OK)
         st = analyse_progress(x, &a);

@@ -114,8 +114,6 @@ struct run_analysis {
                                             stopped with a closing signal */
     size_t nstops;
     unsigned long unranked_tracebacks;   /* tracebacks printed with no rank (see extract.h) */
-    const struct entry_state *states;    /* every entry's matched lines, by KB index (for the
-                                            alternatives), or NULL */
 
     /* decided by the rules */
     enum headline kind;

@@ -63,11 +63,6 @@ const char *fl_report_diagnosis_id(const struct fl_report *r, size_t i)
     return i < r->ndiagnoses ? r->diagnoses[i].id : NULL;
 }
 
-int fl_report_diagnosis_is_alternative(const struct fl_report *r, size_t i)
-{
-    return i < r->ndiagnoses && r->diagnoses[i].alternative;
-}
-
 long fl_report_diagnosis_rank(const struct fl_report *r, size_t i)
 {
     return i < r->ndiagnoses ? r->diagnoses[i].rank : -1;

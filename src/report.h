@@ -42,9 +42,6 @@ struct diagnosis {
     size_t ncollateral;
     char *root_cause, *fix, *verify;
     char *explain;                 /* why this diagnosis, for --explain */
-    bool alternative;              /* a sibling of the first diagnosis in the KB that the log
-                                      gives evidence for without deciding between them: listed
-                                      after the diagnoses, at a lower confidence */
 };
 
 /* Ranks whose main-thread stacks are the same, largest group first. */

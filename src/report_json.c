@@ -22,8 +22,6 @@ static json_t *diagnosis_json(const struct diagnosis *d)
     json_object_set_new(o, "category", json_string(d->category));
     json_object_set_new(o, "severity", json_string(d->severity));
     json_object_set_new(o, "confidence", json_real(d->confidence));
-    if (d->alternative)
-        json_object_set_new(o, "alternative", json_true());
     json_object_set_new(o, "initiating_rank", d->rank >= 0 ? json_integer(d->rank) : json_null());
     json_object_set_new(o, "initiating_host", d->host[0] ? json_string(d->host) : json_null());
     char t[40];

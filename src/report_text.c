@@ -29,9 +29,9 @@ static void wrap(FILE *out, const char *label, const char *text, const struct st
 static void write_diagnosis(const struct diagnosis *d, size_t index, const struct fl_report_options *o,
                             const struct style *s, FILE *out)
 {
-    fprintf(out, "%s%s%zu. %s%s%s  [%s, %s severity, confidence %.2f]\n", s->bold,
-             index == 0 ? s->red : s->yellow, index + 1, d->alternative ? "Or: " : "", d->title,
-             s->reset, d->id, d->severity, d->confidence);
+    fprintf(out, "%s%s%zu. %s%s  [%s, %s severity, confidence %.2f]\n", s->bold,
+             index == 0 ? s->red : s->yellow, index + 1, d->title, s->reset, d->id, d->severity,
+             d->confidence);
     char where[256] = "";
     if (d->rank >= 0)
         snprintf(where, sizeof where, "rank %ld", d->rank);

@@ -771,35 +771,6 @@ static void traceback_with_interleaved_lines(void **state)
     fl_report_free(r);
 }
 
-static void siblings_are_alternatives(void **state)
-{
-    (void)state;
-    /* the OOM message is evidence of cuda-oom and of cuda-oom-fragmentation; its figures do not
-     * meet fragmentation's condition, so that one comes second, as an alternative */
-    const struct source src[] = {
-        {"train.log",
-         "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 "
-         "has a total capacity of 79.10 GiB of which 1.21 GiB is free. Including non-PyTorch memory, "
-         "this process has 77.88 GiB memory in use. Of the allocated memory 75.20 GiB is allocated "
-         "by PyTorch, and 1.93 GiB is reserved by PyTorch but unallocated. If reserved but "
-         "unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
-         "to avoid fragmentation.\n"},
-    };
-    struct fl_report *r = scan(src, 1);
-    assert_string_equal(fl_report_diagnosis_id(r, 0), "cuda-oom");
-    assert_false(fl_report_diagnosis_is_alternative(r, 0));
-    assert_true(fl_report_diagnosis_count(r) >= 2 && fl_report_diagnosis_count(r) <= 3);
-    assert_string_equal(fl_report_diagnosis_id(r, 1), "cuda-oom-fragmentation");
-    assert_true(fl_report_diagnosis_is_alternative(r, 1));
-    assert_true(r->diagnoses[1].confidence < r->diagnoses[0].confidence);
-    fl_report_free(r);
-    /* a log with no failure gets none */
-    const struct source healthy[] = {{"train.log", "step 10 loss 2.31\nstep 20 loss 2.07\n"}};
-    r = scan(healthy, 1);
-    assert_int_equal(fl_report_diagnosis_count(r), 0);
-    fl_report_free(r);
-}
-
 static void advice_is_not_a_setting(void **state)
 {
     (void)state;
@@ -850,7 +821,6 @@ int main(void)
         cmocka_unit_test(console_of_a_stuck_rank),
         cmocka_unit_test(traceback_without_source_lines),
         cmocka_unit_test(traceback_with_interleaved_lines),
-        cmocka_unit_test(siblings_are_alternatives),
         cmocka_unit_test(advice_is_not_a_setting),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
