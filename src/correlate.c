@@ -35,6 +35,8 @@
  *   rule_seqnum_lag, rule_stack_odd_one_out, rule_progress_stalled   for a hang: the rank whose
  *                                NCCL sequence number lags, whose stack differs from all others',
  *                                or whose steps stopped a minute before the others';
+ *   rule_fingerprint_odd_one_out  collectives that differ across ranks: the rank whose
+ *                                CollectiveFingerPrint differs from all others', which agree;
  *   rule_signal_death            a worker killed by SIGKILL/SIGSEGV/SIGABRT prints nothing: the
  *                                rank torchrun's summary lists with that exitcode;
  *   rule_elimination             when every other rank shows only collateral failures, the one
@@ -387,6 +389,128 @@ static bool rule_progress_stalled(struct run_analysis *a)
                a->rank, a->stalled_seconds);
     decided(a, &a->rank_rule, "progress_stalled", "rank %ld stopped stepping %ld s before the others",
             a->rank, a->stalled_seconds);
+    return true;
+}
+
+/* ---------------------------------------------------------------- collectives that differ */
+
+/* With TORCH_DISTRIBUTED_DEBUG=DETAIL, PyTorch's ProcessGroupWrapper all-gathers a fingerprint of
+ * each collective (op, shapes, dtypes, devices; a sequence number since 2.x) before running it,
+ * and every rank compares the others' with its own (ProcessGroupWrapper.cpp): a rank that finds
+ * one differing raises "Detected mismatch between collectives on ranks. Rank S is running
+ * collective: CollectiveFingerPrint(...), but Rank O is running collective:
+ * CollectiveFingerPrint(...)", naming itself and the first rank, in rank order, whose fingerprint
+ * differs (older releases: "Rank S is running inconsistent collective: ..." with its own only).
+ * So every rank raises, and the first line names whichever rank printed first; the rank that
+ * called something else is the one whose fingerprint differs from all the others', which agree. */
+#define FINGERPRINT_RANKS 256
+
+struct fingerprint {
+    long rank;
+    const char *fp;      /* "CollectiveFingerPrint(...)", balanced */
+    size_t len;
+};
+
+/* The balanced "CollectiveFingerPrint(...)" at s, or 0 when the text is cut before its end. */
+static size_t fingerprint_len(const char *s)
+{
+    static const char head[] = "CollectiveFingerPrint(";
+    if (strncmp(s, head, sizeof head - 1) != 0)
+        return 0;
+    int depth = 0;
+    for (size_t i = sizeof head - 2; s[i]; i++) {
+        depth += s[i] == '(';
+        depth -= s[i] == ')';
+        if (depth == 0)
+            return i + 1;
+    }
+    return 0;
+}
+
+static void note_fingerprint(struct fingerprint *v, size_t *n, long rank, const char *fp, size_t len)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (v[i].rank == rank)
+            return;
+    if (*n < FINGERPRINT_RANKS)
+        v[(*n)++] = (struct fingerprint){rank, fp, len};
+}
+
+/* Each "Rank N is running [inconsistent ]collective: CollectiveFingerPrint(...)" of text. */
+static void read_fingerprints(const char *text, struct fingerprint *v, size_t *n)
+{
+    if (text == NULL || strstr(text, "Detected mismatch between collectives on ranks") == NULL)
+        return;
+    for (const char *p = strstr(text, "Rank "); p; p = strstr(p + 5, "Rank ")) {
+        char *end;
+        long rank = strtol(p + 5, &end, 10);
+        if (end == p + 5 || rank < 0 || strncmp(end, " is running ", 12) != 0)
+            continue;
+        const char *c = end + 12;
+        if (strncmp(c, "inconsistent ", 13) == 0)
+            c += 13;
+        if (strncmp(c, "collective: ", 12) != 0)
+            continue;
+        size_t len = fingerprint_len(c + 12);
+        if (len)
+            note_fingerprint(v, n, rank, c + 12, len);
+    }
+}
+
+static bool same_fingerprint(const struct fingerprint *a, const struct fingerprint *b)
+{
+    return a->len == b->len && memcmp(a->fp, b->fp, a->len) == 0;
+}
+
+/* The one rank whose fingerprint differs from those of at least two others that agree, or -1. */
+static long fingerprint_odd_rank(const struct fingerprint *v, size_t n)
+{
+    long odd = -1;
+    for (size_t i = 0; i < n; i++) {
+        size_t same = 0;
+        for (size_t j = 0; j < n; j++)
+            same += j != i && same_fingerprint(&v[i], &v[j]);
+        if (same > 0)
+            continue;
+        if (odd >= 0)
+            return -1;
+        odd = v[i].rank;
+    }
+    /* the others all agree among themselves */
+    for (size_t i = 0; odd >= 0 && i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            if (v[i].rank != odd && v[j].rank != odd && !same_fingerprint(&v[i], &v[j]))
+                return -1;
+    return n >= 3 ? odd : -1;
+}
+
+/* The headline is the mismatch report: the exception itself, or the entry its line matched. */
+static bool headline_reports_mismatch(const struct run_analysis *a, const struct exception_event *e)
+{
+    if (a->kind == HEADLINE_EXCEPTION)
+        return e == &a->exc[a->top];
+    return e->entry >= 0 && (size_t)e->entry == a->cands[a->top].entry;
+}
+
+static bool rule_fingerprint_odd_one_out(struct run_analysis *a)
+{
+    struct fingerprint v[FINGERPRINT_RANKS];
+    size_t n = 0;
+    bool reported = false;
+    for (size_t i = 0; i < a->nexc; i++) {
+        const char *m = a->exc[i].message;
+        read_fingerprints(m, v, &n);
+        reported |= m && strstr(m, "Detected mismatch between collectives") &&
+                    headline_reports_mismatch(a, &a->exc[i]);
+    }
+    long odd = reported ? fingerprint_odd_rank(v, n) : -1;
+    if (odd < 0)
+        return false;
+    a->rank = odd;
+    buf_printf(&a->why, "rank %ld's collective differs from what the %zu other ranks it was compared "
+               "with ran, which agree (TORCH_DISTRIBUTED_DEBUG=DETAIL's fingerprints)", odd, n - 1);
+    decided(a, &a->rank_rule, "fingerprint_odd_one_out", "rank %ld's CollectiveFingerPrint differs "
+            "from the %zu other ranks', which agree", odd, n - 1);
     return true;
 }
 
@@ -745,7 +869,7 @@ void correlator_decide(struct run_analysis *a)
     bool launcher = a->kind == HEADLINE_CANDIDATE && collateral && is_launcher(a, &a->cands[a->top]);
     if (launcher && rule_launcher_hint(a))
         return;
-    if (rule_rank_where_written(a))
+    if (rule_fingerprint_odd_one_out(a) || rule_rank_where_written(a))
         return;
     /* a failure of a host (a kernel log's Xid) is located by its host: the ranks' own stories
      * and the launcher's say nothing about which of that host's ranks it hit */

@@ -111,20 +111,22 @@ size_t fl_report_stack_group_count(const struct fl_report *r)
     return r->nstacks;
 }
 
-void report_format_time(int64_t ms, bool no_year, bool no_zone, char *buf, size_t n)
+bool report_first_seen(const struct diagnosis *d, char buf[static 40])
 {
-    time_t t = (time_t)(ms / 1000);
+    if (d->first_ts == TS_UNKNOWN)
+        return false;
+    time_t t = (time_t)(d->first_ts / 1000);
     struct tm tm;
     gmtime_r(&t, &tm);
-    int frac = (int)(ms % 1000);
+    int frac = (int)(d->first_ts % 1000);
     if (frac < 0)
         frac += 1000;
-    if (no_year)
-        snprintf(buf, n, "%02d-%02dT%02d:%02d:%02d.%03d%s", tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-                 tm.tm_min, tm.tm_sec, frac, no_zone ? "" : "Z");
-    else
-        snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d.%03d%s", tm.tm_year + 1900, tm.tm_mon + 1,
-                 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac, no_zone ? "" : "Z");
+    char date[16] = "";
+    if (!d->ts_no_year)
+        snprintf(date, sizeof date, "%04d-", tm.tm_year + 1900);
+    snprintf(buf, 40, "%s%02d-%02dT%02d:%02d:%02d.%03d%s", date, tm.tm_mon + 1, tm.tm_mday,
+             tm.tm_hour, tm.tm_min, tm.tm_sec, frac, d->ts_no_zone ? "" : "Z");
+    return true;
 }
 
 void report_format_ranks(const long *ranks, size_t n, char *buf, size_t len)

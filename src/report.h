@@ -98,9 +98,10 @@ enum fl_status report_write_markdown(const struct fl_report *r, FILE *out);
 
 /* The stack groups, largest first, with their innermost frames. */
 void report_write_stack_groups(const struct fl_report *r, FILE *out);
-/* "2026-05-01T12:00:03.000Z" into buf; "05-01T..." without a year, and no "Z" when the log
- * gave no zone (ISO 8601's local time: the log's clock, whatever zone it was in) */
-void report_format_time(int64_t ms, bool no_year, bool no_zone, char *buf, size_t n);
+/* When d was first seen, "2026-05-01T12:00:03.000Z", into buf; "05-01T..." without a year, and
+ * no "Z" when the log gave no zone (ISO 8601's local time: the log's clock, whatever zone it was
+ * in). False, buf untouched, when the log gave no time. */
+bool report_first_seen(const struct diagnosis *d, char buf[static 40]);
 /* "0-2,4-7" */
 void report_format_ranks(const long *ranks, size_t n, char *buf, size_t len);
 

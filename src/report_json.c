@@ -24,13 +24,8 @@ static json_t *diagnosis_json(const struct diagnosis *d)
     json_object_set_new(o, "confidence", json_real(d->confidence));
     json_object_set_new(o, "initiating_rank", d->rank >= 0 ? json_integer(d->rank) : json_null());
     json_object_set_new(o, "initiating_host", d->host[0] ? json_string(d->host) : json_null());
-    if (d->first_ts != TS_UNKNOWN) {
-        char t[40];
-        report_format_time(d->first_ts, d->ts_no_year, d->ts_no_zone, t, sizeof t);
-        json_object_set_new(o, "first_seen", json_string(t));
-    } else {
-        json_object_set_new(o, "first_seen", json_null());
-    }
+    char t[40];
+    json_object_set_new(o, "first_seen", report_first_seen(d, t) ? json_string(t) : json_null());
     json_t *col = json_array();
     for (size_t i = 0; i < d->ncollateral; i++) {
         json_t *c = json_object();

@@ -67,11 +67,9 @@ enum fl_status report_write_markdown(const struct fl_report *r, FILE *out)
             fprintf(out, "- **Initiating rank:** %ld\n", d->rank);
         if (d->host[0])
             fprintf(out, "- **Initiating host:** %s\n", d->host);
-        if (d->first_ts != TS_UNKNOWN) {
-            char t[40];
-            report_format_time(d->first_ts, d->ts_no_year, d->ts_no_zone, t, sizeof t);
+        char t[40];
+        if (report_first_seen(d, t))
             fprintf(out, "- **First seen:** %s\n", t);
-        }
         for (size_t j = 0; j < d->ncollateral; j++) {
             char ranks[512];
             report_format_ranks(d->collateral[j].ranks, d->collateral[j].nranks, ranks, sizeof ranks);

@@ -38,11 +38,9 @@ static void write_diagnosis(const struct diagnosis *d, size_t index, const struc
     if (d->host[0])
         snprintf(where + strlen(where), sizeof where - strlen(where), "%son host %s",
                  where[0] ? " " : "", d->host);
-    if (d->first_ts != TS_UNKNOWN) {
-        char t[40];
-        report_format_time(d->first_ts, d->ts_no_year, d->ts_no_zone, t, sizeof t);
+    char t[40];
+    if (report_first_seen(d, t))
         snprintf(where + strlen(where), sizeof where - strlen(where), "%sat %s", where[0] ? " " : "", t);
-    }
     wrap(out, "Started", where[0] ? where : "rank unknown", s);
     wrap(out, "Root cause", d->root_cause, s);
     wrap(out, "Fix", d->fix, s);

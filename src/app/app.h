@@ -4,6 +4,8 @@
 
 #include "faultline.h"
 
+#include <stdio.h>
+
 int cmd_diagnose(int argc, char **argv);
 int cmd_kb(int argc, char **argv);
 int cmd_stacks(int argc, char **argv);
@@ -31,6 +33,10 @@ struct app_mask {
     int given;
 };
 int app_set_mask(struct app_mask *m, const char *val);
+/* The options of `mask` and `stacks`: --mask MODE, --no-mask (when no_mask_ok) and --help.
+ * Returns -1 when the command goes on (*mode set, optind at the first path), else its exit
+ * status (help printed, or the refusal and the help on stderr). */
+int app_mask_command_options(int argc, char **argv, int no_mask_ok, void (*help)(FILE *), int *mode);
 /* Colour for --color WHEN (1 always, 0 never, -1 auto): auto is a terminal on fd, no NO_COLOR,
  * and a TERM other than dumb. */
 int app_color(int when, int fd);

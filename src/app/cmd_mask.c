@@ -57,27 +57,10 @@ int app_mask_option(int argc, char **argv, int *i, int *mode)
 
 int cmd_mask(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"mask", required_argument, NULL, 'm'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    struct app_mask mask = {FL_MASK_ALL, 0};
-    int c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        if (c == 'h') {
-            help(stdout);
-            return 0;
-        }
-        if (c == 'm') {
-            if (app_set_mask(&mask, optarg) != 0)
-                return 2;
-            continue;
-        }
-        app_getopt_error(c, optopt, argv, optind);
-        help(stderr);
-        return 2;
-    }
-    int mode = mask.mode;
+    int mode;
+    int rc = app_mask_command_options(argc, argv, 0, help, &mode);
+    if (rc >= 0)
+        return rc;
     const char *stdin_path[] = {"-"};
     const char *const *paths = (const char *const *)argv + optind;
     int npaths = argc - optind;
@@ -103,7 +86,7 @@ int cmd_mask(int argc, char **argv)
         full += st == FL_OK;
         partial += st == FL_ERR_FORMAT;
     }
-    int rc = full == npaths ? 0 : full + partial > 0 ? 1 : 2;
+    rc = full == npaths ? 0 : full + partial > 0 ? 1 : 2;
     if (fflush(stdout) != 0) {
         fprintf(stderr, "faultline: cannot write the output\n");
         rc = 2;

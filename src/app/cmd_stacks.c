@@ -29,29 +29,10 @@ static void help(FILE *out)
 
 int cmd_stacks(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"mask", required_argument, NULL, 'm'},
-                                             {"no-mask", no_argument, NULL, 'M'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
-    struct app_mask mk = {FL_MASK_ALL, 0};
-    int c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        if (c == 'h') {
-            help(stdout);
-            return 0;
-        }
-        if (c == 'm' || c == 'M') {
-            if (app_set_mask(&mk, c == 'm' ? optarg : NULL) != 0)
-                return 2;
-            continue;
-        }
-        app_getopt_error(c, optopt, argv, optind);
-        help(stderr);
-        return 2;
-    }
-    int mask = mk.mode;
+    int mask;
+    int rc = app_mask_command_options(argc, argv, 1, help, &mask);
+    if (rc >= 0)
+        return rc;
     const char *stdin_path[] = {"-"};
     const char *const *paths = (const char *const *)argv + optind;
     int npaths = argc - optind;
@@ -63,7 +44,7 @@ int cmd_stacks(int argc, char **argv)
         help(stderr);
         return 2;
     }
-    int rc = 2;
+    rc = 2;
     struct fl_masker *m = NULL;
     if (mask >= 0 && fl_masker_new((enum fl_mask_mode)mask, &m) != FL_OK) {
         fprintf(stderr, "faultline: cannot create the masker\n");

@@ -7,6 +7,7 @@
 #include "app.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,4 +75,33 @@ int app_getopt_error(int c, int optopt_, char *const *argv, int optind_)
     else
         fprintf(stderr, "faultline: unknown option '%s'\n", arg);
     return 2;
+}
+
+int app_mask_command_options(int argc, char **argv, int no_mask_ok, void (*help)(FILE *), int *mode)
+{
+    static const struct option longopts[] = {{"mask", required_argument, NULL, 'm'},
+                                             {"no-mask", no_argument, NULL, 'M'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    struct app_mask mk = {FL_MASK_ALL, 0};
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        if (c == 'h') {
+            help(stdout);
+            return 0;
+        }
+        if (c == 'm' || (c == 'M' && no_mask_ok)) {
+            if (app_set_mask(&mk, c == 'm' ? optarg : NULL) != 0)
+                return 2;
+            continue;
+        }
+        /* a --no-mask that this command does not take is unknown to it like any other */
+        app_getopt_error(c == 'M' ? '?' : c, c == 'M' ? 0 : optopt, argv, optind);
+        help(stderr);
+        return 2;
+    }
+    *mode = mk.mode;
+    return -1;
 }

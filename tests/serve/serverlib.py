@@ -3,6 +3,7 @@ first line on stderr, stopped with SIGTERM. Standard library only."""
 import http.client
 import os
 import re
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -11,6 +12,8 @@ import time
 
 class Server:
     def __init__(self, faultline, *args, workdir=None):
+        # a folder made here is removed by stop() (or remove()); a caller's own is left alone
+        self.owned = workdir is None
         self.dir = workdir or tempfile.mkdtemp(prefix="fl-serve-")
         self.db = os.path.join(self.dir, "serve.db")
         self.log = os.path.join(self.dir, "server.log")
@@ -56,7 +59,8 @@ class Server:
                     return int(line.split()[1])
         return -1
 
-    def stop(self):
+    def stop(self, keep_files=False):
+        """Stops the server; its folder goes too unless keep_files (then call remove())."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
@@ -65,7 +69,13 @@ class Server:
                 self.proc.kill()
                 self.proc.wait()
         self.errf.close()
+        if not keep_files:
+            self.remove()
         return self.proc.returncode
+
+    def remove(self):
+        if self.owned:
+            shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def multipart(fields, boundary="fl-test-boundary-7d2c"):

@@ -193,12 +193,13 @@ def main():
               "faultline_http_request_duration_seconds_bucket" in text and
               "faultline_diagnosed_bytes_total" in text, "metrics")
     finally:
-        rc = s.stop()
+        rc = s.stop(keep_files=True)
     check(rc == 0, "SIGTERM: exit 0 (got %s)" % rc)
     on_disk = b""
     for name in os.listdir(s.dir):
         with open(os.path.join(s.dir, name), "rb") as f:
             on_disk += f.read()
+    s.remove()
     secrets = [l for l in open("tests/fixtures/mask/secrets.txt", "rb").read().split(b"\n") if l.strip()]
     leaked = [x for x in secrets if x in on_disk]
     check(not leaked, "no secret in the database, its WAL or the server log: %r" % leaked[:3])

@@ -5,6 +5,7 @@ browse and search the encyclopedia and follow a related link; an XSS attempt in 
 text; paste and result work with JavaScript disabled. Each step saves a screenshot.
 Usage: test_browser.py FAULTLINE SCREENSHOT_DIR (from the repository root)."""
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -115,6 +116,7 @@ def main():
         d.get(base + "/")
         d.find_element(By.ID, "files").send_keys(tgz)
         submit(d)
+        shutil.rmtree(tmp, ignore_errors=True)
         body = d.find_element(By.TAG_NAME, "body").text
         check("nccl-ib-rdma-timeout" in body and d.find_element(By.CSS_SELECTOR, ".init-rank").text == "rank 3",
               "tarball upload: NCCL InfiniBand failure on rank 3")

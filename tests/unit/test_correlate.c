@@ -277,6 +277,53 @@ static void hang_rules(void **state)
     correlator_analysis_free(&r.a);
 }
 
+/* TORCH_DISTRIBUTED_DEBUG=DETAIL: every rank raises, naming itself and the first rank whose
+ * collective differs from its own; the rank that called something else is the odd fingerprint */
+#define FP_FLOAT "CollectiveFingerPrint(OpType=ALLREDUCE, TensorShape=[1], TensorDtypes=Float, " \
+                 "TensorDeviceTypes=TensorOptions(dtype=float (default), device=cpu))"
+#define FP_LONG "CollectiveFingerPrint(OpType=ALLREDUCE, TensorShape=[1], TensorDtypes=Long, " \
+                "TensorDeviceTypes=TensorOptions(dtype=float (default), device=cpu))"
+#define MISMATCH(s, fs, o, fo) "Detected mismatch between collectives on ranks. Rank " s \
+        " is running collective: " fs ", but Rank " o " is running collective: " fo "."
+
+static void mismatch_names_the_odd_fingerprint(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r, 4);
+    size_t cm = entry_index("collective-mismatch");
+    add_candidate(&r, "collective-mismatch", (long[]){2, 0, 1, 3}, 4, TS_UNKNOWN, 10);
+    const char *msgs[] = {MISMATCH("2", FP_FLOAT, "3", FP_LONG), MISMATCH("0", FP_FLOAT, "3", FP_LONG),
+                          MISMATCH("1", FP_FLOAT, "3", FP_LONG), MISMATCH("3", FP_LONG, "0", FP_FLOAT)};
+    for (long i = 0; i < 4; i++)
+        add_exception(&r, "RuntimeError", msgs[i], i == 0 ? 2 : i == 3 ? 3 : i - 1, 10 + (uint64_t)i)->entry = (int)cm;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "collective-mismatch");
+    assert_int_equal(r.a.rank, 3);
+    assert_string_equal(r.a.rank_rule, "fingerprint_odd_one_out");
+    /* two ranks only: either could be the odd one; the rank where it was written stays */
+    r.a.nexc = 0;
+    add_exception(&r, "RuntimeError", MISMATCH("0", FP_FLOAT, "1", FP_LONG), 0, 10)->entry = (int)cm;
+    add_exception(&r, "RuntimeError", MISMATCH("1", FP_LONG, "0", FP_FLOAT), 1, 11)->entry = (int)cm;
+    correlator_decide(&r.a);
+    assert_string_equal(r.a.rank_rule, "rank_where_written");
+    assert_int_equal(r.a.rank, 2);
+    /* a fingerprint cut short is not compared: two ranks' are known */
+    r.a.nexc = 0;
+    add_exception(&r, "RuntimeError", MISMATCH("0", FP_FLOAT, "3", "CollectiveFingerPrint(OpType=ALL"), 0, 10)->entry = (int)cm;
+    add_exception(&r, "RuntimeError", MISMATCH("1", FP_FLOAT, "3", "CollectiveFingerPrint(OpType=ALL"), 1, 11)->entry = (int)cm;
+    correlator_decide(&r.a);
+    assert_string_equal(r.a.rank_rule, "rank_where_written");
+    add_exception(&r, "RuntimeError", MISMATCH("2", FP_FLOAT, "3", FP_LONG), 2, 12);
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, 3);
+    /* the reports must be the headline's own lines */
+    r.exc[0].entry = r.exc[1].entry = -1;
+    correlator_decide(&r.a);
+    assert_string_equal(r.a.rank_rule, "rank_where_written");
+    correlator_analysis_free(&r.a);
+}
+
 static void signal_death_names_the_killed_rank(void **state)
 {
     (void)state;
@@ -698,6 +745,7 @@ int main(void)
         cmocka_unit_test(launcher_hint_is_only_a_hint),
         cmocka_unit_test(hang_rules),
         cmocka_unit_test(signal_death_names_the_killed_rank),
+        cmocka_unit_test(mismatch_names_the_odd_fingerprint),
         cmocka_unit_test(silent_rank_says_how_it_ended),
         cmocka_unit_test(silent_rank_on_another_node),
         cmocka_unit_test(late_arriver_kept_the_others_waiting),

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "faultline.h"
+#include "unit_kb.h"
 #include "report.h"
 
 static const char *LOG =
@@ -24,30 +25,11 @@ static const char *LOG =
     "terminate called after throwing an instance of 'c10::DistBackendError'\n"
     "  what():  [PG ID 0 PG GUID 0 Rank 2] Process group watchdog thread terminated with exception\n";
 
-static struct fl_kb *kb;
-
-static int setup(void **state)
-{
-    (void)state;
-    struct fl_error err;
-    fl_kb_new(&kb);
-    if (fl_kb_add_embedded(kb, &err) != FL_OK || fl_kb_compile(kb, &err) != FL_OK)
-        return -1;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    fl_kb_free(kb);
-    return 0;
-}
-
 /* The report of log, read from a source called name in pieces of `chunk` bytes. */
 static struct fl_report *scan_log(const char *log, const char *name, size_t chunk)
 {
     struct fl_scanner *s;
-    assert_int_equal(fl_scanner_new(kb, NULL, &s), FL_OK);
+    assert_int_equal(fl_scanner_new(unit_kb, NULL, &s), FL_OK);
     int src;
     assert_int_equal(fl_scanner_open_source(s, name, &src), FL_OK);
     size_t n = strlen(log);
@@ -94,7 +76,7 @@ static void healthy_log_has_no_diagnosis(void **state)
 {
     (void)state;
     struct fl_scanner *s;
-    fl_scanner_new(kb, NULL, &s);
+    fl_scanner_new(unit_kb, NULL, &s);
     int src;
     fl_scanner_open_source(s, "-", &src);
     const char *ok = "step 1 loss 2.0\nstep 2 loss 1.9\nTraining completed.\n";
@@ -110,7 +92,7 @@ static void unclassified_exception(void **state)
 {
     (void)state;
     struct fl_scanner *s;
-    fl_scanner_new(kb, NULL, &s);
+    fl_scanner_new(unit_kb, NULL, &s);
     int src;
     fl_scanner_open_source(s, "rank_2.log", &src);
     const char *log = "Traceback (most recent call last):\n  File \"a.py\", line 3, in f\n    g()\n"
@@ -130,7 +112,7 @@ static void chained_exceptions(void **state)
 {
     (void)state;
     struct fl_scanner *s;
-    fl_scanner_new(kb, NULL, &s);
+    fl_scanner_new(unit_kb, NULL, &s);
     int src;
     fl_scanner_open_source(s, "rank_4.log", &src);
     const char *log =
@@ -238,5 +220,5 @@ int main(void)
         cmocka_unit_test(many_step_lines_in_one_chunk),
         cmocka_unit_test(healthy_log_has_no_diagnosis), cmocka_unit_test(unclassified_exception), cmocka_unit_test(chained_exceptions),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, unit_kb_setup, unit_kb_teardown);
 }

@@ -14,27 +14,9 @@
 #include <string.h>
 
 #include "faultline.h"
+#include "unit_kb.h"
 
 #define MAX_FILES 8
-
-static struct fl_kb *kb;
-
-static int setup(void **state)
-{
-    (void)state;
-    struct fl_error err;
-    fl_kb_new(&kb);
-    if (fl_kb_add_embedded(kb, &err) != FL_OK || fl_kb_compile(kb, &err) != FL_OK)
-        return -1;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    fl_kb_free(kb);
-    return 0;
-}
 
 /* tests/fixtures/kb/<dir>/rank_<i>.log, found from this file's own path */
 static char *slurp(const char *dir, int i, size_t *n)
@@ -70,7 +52,7 @@ static char *json_of(const struct fl_report *r)
 static char *feed_lines(const char *dir, int nfiles, bool snapshots)
 {
     struct fl_scanner *s;
-    assert_int_equal(fl_scanner_new(kb, NULL, &s), FL_OK);
+    assert_int_equal(fl_scanner_new(unit_kb, NULL, &s), FL_OK);
     char *data[MAX_FILES];
     size_t len[MAX_FILES], at[MAX_FILES];
     int src[MAX_FILES];
@@ -141,7 +123,7 @@ static void rank_progress_reported(void **state)
 {
     (void)state;
     struct fl_scanner *s;
-    assert_int_equal(fl_scanner_new(kb, NULL, &s), FL_OK);
+    assert_int_equal(fl_scanner_new(unit_kb, NULL, &s), FL_OK);
     int a, b;
     assert_int_equal(fl_scanner_open_source(s, "job/rank_0.log", &a), FL_OK);
     assert_int_equal(fl_scanner_open_source(s, "job/rank_1.log", &b), FL_OK);
@@ -180,5 +162,5 @@ int main(void)
         cmocka_unit_test(snapshot_leaves_stalled_rank_unchanged),
         cmocka_unit_test(rank_progress_reported),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, unit_kb_setup, unit_kb_teardown);
 }

@@ -10,29 +10,13 @@
 #include <string.h>
 
 #include "faultline.h"
+#include "unit_kb.h"
 #include "report.h"
-
-static struct fl_kb *kb;
-
-static int setup(void **state)
-{
-    (void)state;
-    struct fl_error err;
-    fl_kb_new(&kb);
-    return fl_kb_add_embedded(kb, &err) == FL_OK && fl_kb_compile(kb, &err) == FL_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    fl_kb_free(kb);
-    return 0;
-}
 
 static struct fl_report *scan(const char *const *texts, size_t n)
 {
     struct fl_scanner *s;
-    fl_scanner_new(kb, NULL, &s);
+    fl_scanner_new(unit_kb, NULL, &s);
     for (size_t i = 0; i < n; i++) {
         char name[32];
         snprintf(name, sizeof name, "rank_%zu.log", i);
@@ -87,5 +71,5 @@ static void groups(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(groups)};
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, unit_kb_setup, unit_kb_teardown);
 }
