@@ -194,7 +194,8 @@ const struct rule mask_rules[] = {
      C_FORMAT},
     /* Telegram bot tokens: the bot id, a colon, A and 34 more (also in the API's /bot<token>/ URLs) */
     {K_PLACE, true, "[0-9]{5}:A[A-Za-z0-9_-]{34}", 0,
-     "(?:(?<=/bot)|(?<![A-Za-z0-9_:]))[0-9]{5,16}:A[A-Za-z0-9_-]{34}" RB, "<social-token>", C_FORMAT},
+     "(?:(?<=/bot)|(?<![A-Za-z0-9_:]))[0-9]{5,16}:A[A-Za-z0-9_-]{34}(?![A-Za-z0-9_-])", "<social-token>",
+     C_FORMAT},
     /* command lines: mysql -pPASS, curl -u user:pass, sshpass -p PASS, docker login -p PASS,
      * SQL's IDENTIFIED BY 'pass' */
     {K_KEEP1, true, "(?:mysql|mariadb)[^\\n]*[ \\t\"']-p[^ \\t\\n]", CI,
