@@ -37,6 +37,8 @@
  *                                or whose steps stopped a minute before the others';
  *   rule_fingerprint_odd_one_out  collectives that differ across ranks: the rank whose
  *                                CollectiveFingerPrint differs from all others', which agree;
+ *   rule_first_nonfinite_loss    a loss that went nan or inf: the rank whose own loss line was
+ *                                non-finite first, not the first to stop on the reduced value;
  *   rule_signal_death            a worker killed by SIGKILL/SIGSEGV/SIGABRT prints nothing: the
  *                                rank torchrun's summary lists with that exitcode;
  *   rule_elimination             when every other rank shows only collateral failures, the one
@@ -514,6 +516,64 @@ static bool rule_fingerprint_odd_one_out(struct run_analysis *a)
     return true;
 }
 
+/* ---------------------------------------------------------------- a loss that went non-finite */
+
+/* The rank whose own loss line was first nan or inf: the only rank that printed one, else the
+ * earliest by the clock, else (all lines of one console) the first in it; -1 when nothing
+ * orders them. */
+static long first_nonfinite_rank(const struct run_analysis *a)
+{
+    const struct progress *first = NULL;
+    bool one_rank = true, dated = true, one_src = true, tie = false;
+    for (size_t i = 0; i < a->nnonfinite; i++) {
+        const struct progress *p = &a->nonfinite[i];
+        if (first == NULL) {
+            first = p;
+            dated = p->ts_ms != TS_UNKNOWN;
+            continue;
+        }
+        one_rank &= p->rank == first->rank;
+        one_src &= p->src == first->src;
+        dated &= p->ts_ms != TS_UNKNOWN;
+    }
+    if (first == NULL || one_rank)
+        return first ? first->rank : -1;
+    const struct progress *best = NULL;
+    for (size_t i = 0; i < a->nnonfinite && (dated || one_src); i++) {
+        const struct progress *p = &a->nonfinite[i];
+        int64_t k = dated ? p->ts_ms : (int64_t)p->line_no;
+        int64_t b = best == NULL ? 0 : dated ? best->ts_ms : (int64_t)best->line_no;
+        if (best == NULL || k < b) {
+            best = p;
+            tie = false;
+        } else if (k == b && p->rank != best->rank) {
+            tie = true;
+        }
+    }
+    return best && !tie ? best->rank : -1;
+}
+
+/* A loss that went nan or inf is reduced across the ranks before most loops check it (DDP's
+ * gradients, a logged mean), so every rank then stops on it, prints "Loss is nan" or raises,
+ * and the first to print decides nothing: the rank whose own loss line was non-finite first is
+ * where the numbers broke. */
+static bool rule_first_nonfinite_loss(struct run_analysis *a)
+{
+    const struct entry *e = a->kind == HEADLINE_EXCEPTION ? a->exc_entry
+                            : a->headline_entry          ? a->headline_entry
+                                                         : cand_entry(a, &a->cands[a->top]);
+    if (e == NULL || strcmp(e->category, "numerics") != 0)
+        return false;
+    long rank = first_nonfinite_rank(a);
+    if (rank < 0)
+        return false;
+    a->rank = rank;
+    buf_printf(&a->why, "rank %ld's own loss was the first printed as nan or inf", rank);
+    decided(a, &a->rank_rule, "first_nonfinite_loss", "rank %ld printed its own loss as nan or "
+            "inf first", rank);
+    return true;
+}
+
 /* Whether the rank reported a failure of its own that is only a consequence: a collateral entry
  * seen on it (the launcher's summary speaks about ranks, not for them), or an exception that is. */
 static bool rank_shows_collateral(const struct run_analysis *a, long rank)
@@ -869,7 +929,7 @@ void correlator_decide(struct run_analysis *a)
     bool launcher = a->kind == HEADLINE_CANDIDATE && collateral && is_launcher(a, &a->cands[a->top]);
     if (launcher && rule_launcher_hint(a))
         return;
-    if (rule_fingerprint_odd_one_out(a) || rule_rank_where_written(a))
+    if (rule_fingerprint_odd_one_out(a) || rule_first_nonfinite_loss(a) || rule_rank_where_written(a))
         return;
     /* a failure of a host (a kernel log's Xid) is located by its host: the ranks' own stories
      * and the launcher's say nothing about which of that host's ranks it hit */
@@ -1549,6 +1609,8 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
     a.nprogress = x->nprogress;
     a.seqnums = x->seqnums;
     a.nseqnums = x->nseqnums;
+    a.nonfinite = x->nonfinite;
+    a.nnonfinite = x->nnonfinite;
     long *ranks = NULL;
     /* the summary names a global rank; the agent's "failed (exitcode ...)" line a local one,
      * the same on one node */

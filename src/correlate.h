@@ -97,6 +97,9 @@ struct run_analysis {
     size_t nexc;
     const struct progress *progress;     /* the last step line of each (source, rank) */
     size_t nprogress;
+    const struct progress *nonfinite;    /* the first line of each (source, rank) that printed
+                                            its loss as nan or inf */
+    size_t nnonfinite;
     const struct seqnum *seqnums;        /* the highest NCCL SeqNum of each (source, rank) */
     size_t nseqnums;
     const long *ranks;                   /* every rank the logs name: on matched lines, in

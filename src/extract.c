@@ -85,6 +85,9 @@ static const struct builtin_pattern builtins[] = {
     /* the reference training loops of DETR, DeiT, MAE, DINO and the torchvision detection
      * references: print("Loss is {}, stopping training".format(loss_value)); sys.exit(1) */
     {BUILTIN_LOSS_STOP, "Loss is -?(?:nan|inf), stopping training", 0, NULL},
+    /* a loss value printed as nan or inf, in a training loop's own words ("step 5 loss nan",
+     * "loss: nan", "loss=inf", "'loss': nan"); the reduced "Loss is nan" above is every rank's */
+    {BUILTIN_LOSS_NONFINITE, "\\bloss['\"]?[ :=]+\\(?-?(?:nan|inf)\\b", HS_FLAG_CASELESS, NULL},
 };
 
 const struct builtin_pattern *extract_builtin_patterns(size_t *n)
@@ -154,6 +157,7 @@ void extractor_free(struct extractor *x)
         exception_free(&x->exceptions[i]);
     free(x->exceptions);
     free(x->progress);
+    free(x->nonfinite);
     free(x->seqnums);
     free(x->hosts);
     free(x->chains);
@@ -443,6 +447,21 @@ static void keep_progress(struct extractor *x, const struct progress *p)
         x->progress_last = x->nprogress;
         x->progress[x->nprogress++] = *p;
     }
+}
+
+/* Keeps p as its (source, rank)'s first non-finite loss line. */
+static void keep_nonfinite(struct extractor *x, const struct progress *p)
+{
+    for (size_t i = 0; i < x->nnonfinite; i++) {
+        struct progress *q = &x->nonfinite[i];
+        if (q->src == p->src && q->rank == p->rank) {
+            if (p->line_no < q->line_no)
+                *q = *p;
+            return;
+        }
+    }
+    if (GROW(x->nonfinite, x->nonfinite_cap, x->nnonfinite, PROGRESS_MAX) == FL_OK)
+        x->nonfinite[x->nnonfinite++] = *p;
 }
 
 void extract_note_progress(struct extractor *x, const struct line_view *lv, unsigned long lines)
@@ -898,6 +917,10 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
         add_exception(x, &t, lv, "SystemExit", 10, lv->msg, lv->msg_len);
         return FL_OK;
     }
+    case BUILTIN_LOSS_NONFINITE:
+        if (lv->meta.rank >= 0) /* only a rank's own line says whose loss it was */
+            keep_nonfinite(x, &(struct progress){lv->meta.rank, lv->src, lv->line_no, lv->meta.ts_ms});
+        return FL_OK;
     case BUILTIN_RANK_HOST:
         if (lv->meta.host[0] && run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) > 0) {
             size_t n;
@@ -1058,6 +1081,12 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
         p.line_no += p.src == 0 ? line_offset : 0;
         p.src += src_offset;
         keep_progress(dst, &p);
+    }
+    for (size_t i = 0; i < src->nnonfinite; i++) {
+        struct progress p = src->nonfinite[i];
+        p.line_no += p.src == 0 ? line_offset : 0;
+        p.src += src_offset;
+        keep_nonfinite(dst, &p);
     }
     for (size_t i = 0; i < src->nseqnums; i++) {
         struct seqnum q = src->seqnums[i];

@@ -146,6 +146,9 @@ struct extractor {
     size_t nexceptions, exceptions_cap;
     unsigned long exceptions_total;
     struct progress *progress;  /* the last progress line of each (source, rank) */
+    struct progress *nonfinite; /* the first line of each (source, rank) that printed its loss as
+                                   nan or inf */
+    size_t nnonfinite, nonfinite_cap;
     unsigned long progress_lines;
     size_t progress_last;       /* the record the previous step line updated */
     size_t nprogress, progress_cap;

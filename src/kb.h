@@ -100,6 +100,7 @@ enum builtin {
     BUILTIN_LOSS_STOP,     /* a training script's own stop: "Loss is nan, stopping training" */
     BUILTIN_LAUNCHER_CODE, /* torchrun's summary: "  exitcode  : -9 (pid: 4104)" */
     BUILTIN_LAUNCHER_STOP, /* torchelastic: "Sending process 4104 closing signal SIGTERM" */
+    BUILTIN_LOSS_NONFINITE, /* a loss printed as nan or inf: "loss: nan", "local loss inf" */
     BUILTIN_COUNT
 };
 

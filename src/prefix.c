@@ -394,7 +394,8 @@ const struct prefix_format *prefix_formats(size_t *n)
     return formats;
 }
 
-/* "[Rank 3]" (c10d), "(VllmWorker rank=1 pid=254)" (vLLM) inside the message. Every matched
+/* "[Rank 3]" (c10d), "[rank 3]" (a training script's own print(f"[rank {rank}] ...")),
+ * "(VllmWorker rank=1 pid=254)" (vLLM) inside the message. Every matched
  * line without a rank prefix comes here: the two markers are looked for with memchr and memmem,
  * not byte by byte. The first marker in the line wins. */
 static void rank_in_message(const char *s, size_t len, struct line_meta *m)
@@ -406,7 +407,7 @@ static void rank_in_message(const char *s, size_t len, struct line_meta *m)
         size_t i = (size_t)(p - s);
         long r;
         size_t n;
-        if (i + 7 < scan && memcmp(p + 1, "Rank ", 5) == 0 && (n = number(s, len, i + 6, 7, &r)) &&
+        if (i + 7 < scan && strncasecmp(p + 1, "rank ", 5) == 0 && (n = number(s, len, i + 6, 7, &r)) &&
             i + 6 + n < len && s[i + 6 + n] == ']') {
             rank_at = p;
             rank = r;

@@ -572,6 +572,58 @@ static void script_stop_on_nan_loss(void **state)
     assert_string_equal(fl_report_diagnosis_id(r, 0), "loss-nan");
     assert_int_equal(fl_report_diagnosis_rank(r, 0), 1);
     fl_report_free(r);
+    /* the loss is reduced before the check: every rank stops on it, rank 2's own loss was nan */
+    const struct source reduced[] = {
+        {"logs/none_x/attempt_0/0/stdout.log", "[rank 0] step 5 local loss 1.1446\n"
+                                               "Loss is nan, stopping training\n"},
+        {"logs/none_x/attempt_0/1/stdout.log", "[rank 1] step 5 local loss 1.1066\n"
+                                               "Loss is nan, stopping training\n"},
+        {"logs/none_x/attempt_0/2/stdout.log", "[rank 2] step 5 local loss nan\n"
+                                               "Loss is nan, stopping training\n"},
+    };
+    r = scan(reduced, 3);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "loss-nan");
+    assert_int_equal(fl_report_diagnosis_rank(r, 0), 2);
+    fl_report_free(r);
+    /* one console: the first rank-labelled line with a non-finite loss */
+    const struct source console[] = {
+        {"console.log", "[rank 1] step 4 loss 1.10\n[rank 0] step 4 loss 1.07\n"
+                        "[rank 1] step 5 loss nan\n[rank 0] step 5 loss: inf\n"
+                        "Loss is nan, stopping training\nLoss is nan, stopping training\n"},
+    };
+    r = scan(console, 1);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "loss-nan");
+    assert_int_equal(fl_report_diagnosis_rank(r, 0), 1);
+    fl_report_free(r);
+}
+
+/* The rule over a run built by hand: the first rank whose own loss was nan, else nothing. */
+static void first_nonfinite_loss_decides(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r, 4);
+    for (long i = 0; i < 4; i++)
+        add_exception(&r, "SystemExit", "Loss is nan, stopping training", i, 10 + (uint64_t)i);
+    struct progress nf[] = {{.rank = 3, .src = 3, .line_no = 40, .ts_ms = TS_UNKNOWN},
+                            {.rank = 1, .src = 1, .line_no = 9, .ts_ms = TS_UNKNOWN}};
+    r.a.nonfinite = nf;
+    r.a.nnonfinite = 1;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "loss-nan");
+    assert_int_equal(r.a.rank, 3);
+    assert_string_equal(r.a.rank_rule, "first_nonfinite_loss");
+    /* two ranks in two files, no clock: nothing orders them */
+    r.a.nnonfinite = 2;
+    correlator_decide(&r.a);
+    assert_string_equal(r.a.rank_rule, "rank_where_written");
+    assert_int_equal(r.a.rank, 0);
+    /* ... the clock does */
+    nf[0].ts_ms = 5000;
+    nf[1].ts_ms = 7000;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, 3);
+    correlator_analysis_free(&r.a);
 }
 
 static void error_file_and_launcher_summary(void **state)
@@ -752,6 +804,7 @@ int main(void)
         cmocka_unit_test(healthy_run_has_no_headline),
         cmocka_unit_test(rank_from_path_and_frames),
         cmocka_unit_test(script_stop_on_nan_loss),
+        cmocka_unit_test(first_nonfinite_loss_decides),
         cmocka_unit_test(error_file_and_launcher_summary),
         cmocka_unit_test(console_of_a_stuck_rank),
         cmocka_unit_test(traceback_without_source_lines),

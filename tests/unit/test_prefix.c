@@ -55,6 +55,8 @@ static void launchers(void **state)
     assert_string_equal(m.host, ""); /* a qualified exception name is not a host */
     assert_int_equal(m.msg_off, 0);
     assert_int_equal(parse("(VllmWorker rank=1 pid=254) ERROR boom").rank, 1);
+    /* a script's own print(f"[rank {rank}] ...") */
+    assert_int_equal(parse("[rank 3] step 5 local loss nan").rank, 3);
 }
 
 static void times(void **state)
