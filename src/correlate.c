@@ -1035,6 +1035,10 @@ enum fl_status correlator_add(struct correlator *c, int entry, int signal,
         /* supporting lines never date the failure, but may name its rank */
         if (st->support_rank < 0 && lv->meta.rank >= 0)
             st->support_rank = lv->meta.rank;
+        if (!st->has_named && lv->meta.rank_named && lv->meta.rank >= 0) {
+            st->has_named = true;
+            st->named_rank = lv->meta.rank;
+        }
         return FL_OK;
     }
     if (st->counted && st->last_line == lv->line_no && st->last_src == lv->src)
@@ -1079,6 +1083,10 @@ enum fl_status correlator_merge(struct correlator *dst, struct correlator *src,
         }
         if (d->support_rank < 0)
             d->support_rank = s->support_rank;
+        if (!d->has_named && s->has_named) {
+            d->has_named = true;
+            d->named_rank = s->named_rank;
+        }
     }
     dst->seq += src->seq;
     return FL_OK;
@@ -1106,7 +1114,11 @@ static void first_event(const struct entry_state *st, struct candidate *cd)
                 cd->rank = r->rank;
             }
         }
-    if (cd->rank < 0)
+    /* a report about other ranks (Horovod's stall inspector lists the missing ranks on the lines
+     * after its warning) is printed by a rank that only observed: the rank it names is the one */
+    if (st->has_named)
+        cd->rank = st->named_rank;
+    else if (cd->rank < 0)
         cd->rank = st->support_rank;
     cd->host[0] = '\0';
     for (size_t i = 0; i < st->nevents; i++)

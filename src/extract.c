@@ -304,8 +304,10 @@ static bool names_culprit_host(const char *name)
 static enum fl_status set_location(void *ctx, const char *name, const char *v, size_t vl)
 {
     struct line_meta *meta = ctx;
-    if (names_culprit(name) && vl > 0 && isdigit((unsigned char)v[0]))
+    if (names_culprit(name) && vl > 0 && isdigit((unsigned char)v[0])) {
         meta->rank = strtol(v, NULL, 10);
+        meta->rank_named = true;
+    }
     else if (names_culprit_host(name) && vl > 0 && vl < HOST_MAX) {
         memcpy(meta->host, v, vl);
         meta->host[vl] = '\0';
@@ -336,12 +338,19 @@ bool extract_captures(struct extractor *x, const struct fl_kb *kb, int pattern,
                       enum fl_status *st)
 {
     *st = FL_OK;
-    if (run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) <= 0)
-        return false;
+    const char *s = lv->msg;
+    if (run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) <= 0) {
+        /* a prefix parser may have taken the start of what the pattern reads (Slurm's "3: " task
+         * label looks like the "2: [tensor, ...]" lines of Horovod's stall inspector): the whole
+         * line, as Vectorscan saw it */
+        if (lv->msg == lv->text || run_pcre(x, kb, pattern, lv->text, lv->len, 0) <= 0)
+            return false;
+        s = lv->text;
+    }
     if (kb->patterns[pattern].names_location) /* else set_location has nothing to find */
-        each_named_group(x, code_of(x, kb, pattern), lv->msg, set_location, meta);
+        each_named_group(x, code_of(x, kb, pattern), s, set_location, meta);
     if (want_facts)
-        *st = captures_to_facts(x, code_of(x, kb, pattern), lv->msg);
+        *st = captures_to_facts(x, code_of(x, kb, pattern), s);
     return true;
 }
 

@@ -24,6 +24,8 @@ struct line_meta {
     bool ts_no_zone;       /* from a format without a zone (glog, syslog, Python logging): read
                               as UTC for ordering, but printed without one */
     bool ts_inherited;     /* not the line's own: an earlier line's (scan_time.h) */
+    bool rank_named;       /* rank is the one the line is about (a KB capture such as stuck_rank),
+                              not the one that printed it */
     long pid;              /* the writing process, from NCCL's host:pid:tid prefix; 0: unknown */
     size_t msg_off;        /* where the message starts, after every prefix */
 };

@@ -597,6 +597,28 @@ static void script_stop_on_nan_loss(void **state)
     fl_report_free(r);
 }
 
+/* Horovod's stall inspector is printed by the coordinator, rank 0, about the ranks that have not
+ * submitted the tensor: the rank on its list is the stuck one, though Slurm's "N: " task label
+ * reads the same */
+static void stall_report_names_the_missing_rank(void **state)
+{
+    (void)state;
+    const struct source src[] = {
+        {"horovod.log",
+         "[1,0]<stderr>:[2022-06-14 11:02:51.418206: W horovod/common/stall_inspector.cc:107] One or "
+         "more tensors were submitted to be reduced, gathered or broadcasted by subset of ranks and are "
+         "waiting for remainder of ranks for more than 60 seconds. This may indicate that different "
+         "ranks are trying to submit different tensors or that only subset of ranks is submitting "
+         "tensors, which will cause deadlock.\n"
+         "[1,0]<stderr>:Missing ranks:\n"
+         "[1,0]<stderr>:3: [allreduce.fc2.bias, allreduce.fc2.weight]\n"},
+    };
+    struct fl_report *r = scan(src, 1);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "rank-stuck-outside-collective");
+    assert_int_equal(fl_report_diagnosis_rank(r, 0), 3);
+    fl_report_free(r);
+}
+
 /* The rule over a run built by hand: the first rank whose own loss was nan, else nothing. */
 static void first_nonfinite_loss_decides(void **state)
 {
@@ -805,6 +827,7 @@ int main(void)
         cmocka_unit_test(rank_from_path_and_frames),
         cmocka_unit_test(script_stop_on_nan_loss),
         cmocka_unit_test(first_nonfinite_loss_decides),
+        cmocka_unit_test(stall_report_names_the_missing_rank),
         cmocka_unit_test(error_file_and_launcher_summary),
         cmocka_unit_test(console_of_a_stuck_rank),
         cmocka_unit_test(traceback_without_source_lines),
