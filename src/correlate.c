@@ -29,6 +29,8 @@
  *                                timeout on rank 0), or ended cleanly first (uneven-inputs-hang);
  *   rule_late_arriver            or the one rank that found its peers gone while all others timed
  *                                out waiting: it came late (stuck, or rank 0's long work).
+ *   rule_stopped_from_outside    or the launcher stopped by SIGTERM with nothing failing before
+ *                                it: a scheduler's preemption or cancel (slurm-preemption).
  * Which rank initiated it:
  *   rule_rank_where_written      the rank on the headline's own line: a [rankN]:/[defaultN]: prefix,
  *                                a per-rank file (attempt_0/3/stderr.log, error.json), a capture;
@@ -49,6 +51,7 @@
  */
 #include "correlate.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -868,6 +871,35 @@ static bool rule_late_arriver(struct run_analysis *a)
     return true;
 }
 
+/* The launcher itself was stopped by SIGTERM (its "SignalException: Process N got signal: 15"),
+ * and nothing failed before it: no entry matched, no worker failed by itself (torchrun's summary
+ * lists none), every other exception is the same stop reaching another agent or a worker. A job
+ * stopped from outside while healthy is what a scheduler's preemption or cancel does (Slurm and
+ * Kubernetes send SIGTERM first). SIGHUP (a closed terminal) and SIGINT (Ctrl-C) are a person's
+ * doing and do not count; a launcher stopped after an error that no entry knows keeps that error. */
+static bool stopped_by_sigterm(const struct exception_event *e)
+{
+    static const char sigterm[] = "got signal: 15";
+    const char *at = strstr(e->message, sigterm);
+    return strstr(e->type, "SignalException") && at && !isdigit((unsigned char)at[sizeof sigterm - 1]);
+}
+
+static bool rule_stopped_from_outside(struct run_analysis *a)
+{
+    if (a->nfailures > 0 || a->nkept > 0 || a->nexc == 0)
+        return false;
+    for (size_t i = 0; i < a->nexc; i++)
+        if (!stopped_by_sigterm(&a->exc[i]))
+            return false;
+    if (!headline_is(a, "slurm-preemption"))
+        return false;
+    buf_printf(&a->why, "the launcher was stopped by SIGTERM with no failure before it: a stop "
+               "from outside the job, as a scheduler's preemption or cancel sends it");
+    decided(a, &a->headline_rule, "stopped_from_outside", "%zu launcher(s) or worker(s) got "
+            "SIGTERM and nothing failed before: slurm-preemption", a->nexc);
+    return true;
+}
+
 static bool rule_launcher_hint(struct run_analysis *a)
 {
     if (a->launcher_root_rank < 0)
@@ -912,7 +944,7 @@ void correlator_decide(struct run_analysis *a)
             rule_exception_class(a);
         else if (!rule_collateral_only(a))
             return;
-        else if (rule_silent_rank(a) || rule_late_arriver(a))
+        else if (rule_silent_rank(a) || rule_late_arriver(a) || rule_stopped_from_outside(a))
             return;
     }
     if (rule_signal_death(a))

@@ -1265,6 +1265,10 @@ static enum fl_status traceback_line(struct extractor *x, const struct line_view
         t->frame_lead = lead;
         return FL_OK;
     }
+    /* a line less indented than the frames that cannot be the exception's is another rank's or
+     * a print's, interleaved in a console the ranks share: the traceback goes on after it */
+    if (t->frame != NULL && lead < t->frame_lead && !exception_shape(s + lead, n - lead))
+        return FL_OK;
     /* a frame of code Python cannot show (python -c, <stdin>, a .pyc alone) has no code line:
      * a line no deeper than the frame is the exception's */
     if (t->phase == TB_CODE && lead <= t->frame_lead && exception_shape(s + lead, n - lead))

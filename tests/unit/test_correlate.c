@@ -440,6 +440,47 @@ static void silent_rank_says_how_it_ended(void **state)
     correlator_analysis_free(&r.a);
 }
 
+static void stopped_from_outside_is_preemption(void **state)
+{
+    (void)state;
+    static const char *SIGTERM_MSG = "Process 3600 got signal: 15";
+    static const char *SIGTERM_TYPE = "torch.distributed.elastic.multiprocessing.api.SignalException";
+    struct run r;
+    /* two agents got SIGTERM from outside and nothing failed before */
+    run_init(&r, 4);
+    add_exception(&r, SIGTERM_TYPE, SIGTERM_MSG, -1, 1);
+    add_exception(&r, SIGTERM_TYPE, "Process 3611 got signal: 15", -1, 2);
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "slurm-preemption");
+    assert_string_equal(r.a.headline_rule, "stopped_from_outside");
+    /* SIGHUP from a closed terminal, SIGINT from Ctrl-C: a person's doing */
+    r.exc[0].message = r.exc[1].message = (char *)"Process 3600 got signal: 1";
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "unclassified");
+    r.exc[0].message = r.exc[1].message = (char *)"Process 3600 got signal: 2";
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "unclassified");
+    correlator_analysis_free(&r.a);
+
+    /* a worker failed by itself before the stop: torchrun's summary lists it */
+    run_init(&r, 2);
+    add_exception(&r, SIGTERM_TYPE, SIGTERM_MSG, -1, 1);
+    struct launcher_failure failed[] = {{.rank = 1, .local_rank = 1, .exitcode = 3}};
+    r.a.failures = failed;
+    r.a.nfailures = 1;
+    correlator_decide(&r.a);
+    assert_string_not_equal(headline_id(&r), "slurm-preemption");
+    correlator_analysis_free(&r.a);
+
+    /* a peer's closed connection beside the stop: something else ended first */
+    run_init(&r, 2);
+    add_exception(&r, SIGTERM_TYPE, SIGTERM_MSG, -1, 1);
+    add_exception(&r, "RuntimeError", CLOSED_MSG, 0, 2);
+    correlator_decide(&r.a);
+    assert_string_not_equal(headline_id(&r), "slurm-preemption");
+    correlator_analysis_free(&r.a);
+}
+
 static void silent_rank_on_another_node(void **state)
 {
     (void)state;
@@ -781,6 +822,29 @@ static void traceback_without_source_lines(void **state)
     fl_report_free(r);
 }
 
+static void traceback_with_interleaved_lines(void **state)
+{
+    (void)state;
+    /* other ranks' prints land between the frames of one rank's traceback in a shared console */
+    const struct source src[] = {
+        {"console.log",
+         "Traceback (most recent call last):\n"
+         "  File \"/w/train.py\", line 30, in main\n"
+         "[rank 0] loading resume/shard_0.pt\n"
+         "    batch = next(it)\n"
+         "  File \"/w/data.py\", line 11, in __getitem__\n"
+         "[rank 1] resumed at step 1200\n"
+         "    return self.items[key]\n"
+         "step 4 loss 0.52\n"
+         "KeyError: 'missing-5'\n"},
+    };
+    struct fl_report *r = scan(src, 1);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "corrupt-data-sample");
+    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "KeyError: 'missing-5'"));
+    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "/w/data.py:11 in __getitem__"));
+    fl_report_free(r);
+}
+
 static void advice_is_not_a_setting(void **state)
 {
     (void)state;
@@ -822,6 +886,7 @@ int main(void)
         cmocka_unit_test(mismatch_names_the_odd_fingerprint),
         cmocka_unit_test(silent_rank_says_how_it_ended),
         cmocka_unit_test(silent_rank_on_another_node),
+        cmocka_unit_test(stopped_from_outside_is_preemption),
         cmocka_unit_test(late_arriver_kept_the_others_waiting),
         cmocka_unit_test(healthy_run_has_no_headline),
         cmocka_unit_test(rank_from_path_and_frames),
@@ -831,6 +896,7 @@ int main(void)
         cmocka_unit_test(error_file_and_launcher_summary),
         cmocka_unit_test(console_of_a_stuck_rank),
         cmocka_unit_test(traceback_without_source_lines),
+        cmocka_unit_test(traceback_with_interleaved_lines),
         cmocka_unit_test(advice_is_not_a_setting),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
