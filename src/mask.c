@@ -627,20 +627,59 @@ static double entropy(const char *v, size_t n)
     return h;
 }
 
-/* A placeholder of a token format: ghp_xxxx..., AKIA...EXAMPLE, <your-token>, 0000... */
+/* Whether the same group of four or more digits comes back three times: the 1234-1234-1234 of
+ * documentation. Random text of any alphabet does that too rarely to matter. */
+static bool repeated_digits(const char *v, size_t n)
+{
+    for (size_t i = 0; i + 4 <= n; i++) {
+        if ((i > 0 && isdigit((unsigned char)v[i - 1])) || !isdigit((unsigned char)v[i]))
+            continue;
+        size_t k = i;
+        while (k < n && isdigit((unsigned char)v[k]))
+            k++;
+        size_t len = k - i, seen = 1;
+        if (len < 4)
+            continue;
+        for (size_t j = k; j + len <= n && seen < 3; j++)
+            if ((j == 0 || !isdigit((unsigned char)v[j - 1])) && memcmp(v + j, v + i, len) == 0 &&
+                (j + len == n || !isdigit((unsigned char)v[j + len])))
+                seen++;
+        if (seen >= 3)
+            return true;
+    }
+    return false;
+}
+
+/* ...TokenHere, ...STRINGHERE, ..._here: a template's "put it here" (a password "somewhere" is
+ * one word, and stays a password) */
+static bool ends_here(const char *v, size_t n)
+{
+    if (n < 8 || strncasecmp(v + n - 4, "here", 4) != 0)
+        return false;
+    char h = v[n - 4], before = v[n - 5];
+    return h == 'H' || before == '_' || before == '-' || before == '.';
+}
+
+/* A placeholder of a token format: ghp_xxxx..., AKIA...EXAMPLE, <your-token>, 0000...,
+ * xoxp-1234-1234-1234-..., sgp_5555555dAAAAA7777777..., ...TokenHere */
 static bool placeholder(const char *v, size_t n)
 {
     if (has_ci(v, n, "example") || has_ci(v, n, "your") || has_ci(v, n, "redacted") ||
-        has_ci(v, n, "placeholder") || has_ci(v, n, "changeme"))
+        has_ci(v, n, "placeholder") || has_ci(v, n, "changeme") || ends_here(v, n))
         return true;
-    size_t run = 1;
+    size_t run = 1, in_runs = 0;
     for (size_t i = 1; i < n; i++) {
         run = v[i] == v[i - 1] ? run + 1 : 1;
         /* a run of separators is rarer as filler: a Heroku key may hold five underscores */
         if ((run >= 5 && strchr("xX*#.0", v[i])) || (run >= 8 && strchr("-_", v[i])))
             return true;
+        /* letters or digits typed in runs (sgp_5555555dAAAAA7777777...); a Twitter bearer token
+         * opens with twenty-odd A and is random after them */
+        if (isalnum((unsigned char)v[i]) && (i + 1 == n || v[i + 1] != v[i]) && run >= 4)
+            in_runs += run;
     }
-    return n >= 16 && entropy(v, n) < 2.5; /* AIzaaaaaaaaaaaaaaaaaaaa */
+    return (n >= 16 && entropy(v, n) < 2.5) /* AIzaaaaaaaaaaaaaaaaaaaa */ ||
+           (n >= 16 && in_runs * 2 > n) || repeated_digits(v, n);
 }
 
 /* Random-looking: long enough, letters and digits mixed, and more varied than words are
@@ -692,6 +731,37 @@ static bool public_name(const char *name, size_t n)
     return false;
 }
 
+/* An upper-case name standing for the value: ACCESS_TOKEN, MY_API_KEY (a template) */
+static bool template_name(const char *v, size_t n)
+{
+    bool under = false;
+    for (size_t i = 0; i < n; i++) {
+        if (!isupper((unsigned char)v[i]) && v[i] != '_')
+            return false;
+        under |= v[i] == '_';
+    }
+    return under && (has_ci(v, n, "token") || has_ci(v, n, "secret") || has_ci(v, n, "key") ||
+                     has_ci(v, n, "pass") || has_ci(v, n, "pwd"));
+}
+
+/* A package and its version: jjwt-jackson-0.11.2 (Maven's group:artifact:version) */
+static bool artifact_version(const char *v, size_t n)
+{
+    size_t i = 0, dots = 0;
+    while (i < n && (islower((unsigned char)v[i]) || v[i] == '-' || (i && isdigit((unsigned char)v[i]) &&
+                                                                      v[i - 1] != '-')))
+        i++;
+    if (i == 0 || i == n || v[i - 1] != '-')
+        return false;
+    for (; i < n; i++) {
+        if (v[i] == '.')
+            dots++;
+        else if (!isdigit((unsigned char)v[i]))
+            return false;
+    }
+    return dots >= 2 && v[n - 1] != '.';
+}
+
 /* A value after a secret's name that is not one: a reference to it (${TOKEN}, $TOKEN, %TOKEN%,
  * os.environ[...], a call), a literal (true, none, 2048 after max_tokens), a path or a URL. */
 static bool reference(const char *name, size_t nn, const char *v, size_t n)
@@ -717,6 +787,14 @@ static bool reference(const char *name, size_t nn, const char *v, size_t n)
             return true;
     if (memchr(v, '(', n) || has_ci(v, n, "://") || has_ci(v, n, "os.environ") ||
         has_ci(v, n, "process.env") || has_ci(v, n, "getenv") || has_ci(v, n, "{{"))
+        return true;
+    /* Terraform's references (var.db_password, local.token, data.x.y), a value SOPS encrypted
+     * (ENC[AES256_GCM,data:...]) */
+    static const char *const roots[] = {"var.", "local.", "data.", "module.", "each.", "self.", "ENC["};
+    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++)
+        if (n > strlen(roots[i]) && strncmp(v, roots[i], strlen(roots[i])) == 0)
+            return true;
+    if (template_name(v, n) || artifact_version(v, n))
         return true;
     bool secret_word = has_ci(name, nn, "pass") || has_ci(name, nn, "pwd") ||
                        has_ci(name, nn, "pin") || has_ci(name, nn, "secret");
@@ -748,6 +826,9 @@ static bool is_secret(const struct rule *r, const char *s, const PCRE2_SIZE *ov,
     size_t n = ov[2 * g + 1] - ov[2 * g];
     const char *name = rc > 1 ? s + ov[2] : "";
     size_t nn = rc > 2 ? ov[3] - ov[2] : 0;
+    /* `cmd args`: a shell's command substitution, not a value (a Go raw string `value` is) */
+    if (r->check != C_FORMAT && ov[2 * g] > 0 && s[ov[2 * g] - 1] == '`' && s[ov[2 * g + 1]] != '`')
+        return false;
     switch (r->check) {
     case C_FORMAT:
         return !placeholder(v, n);

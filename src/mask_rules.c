@@ -24,6 +24,13 @@
     "(?:[ \\t]+(?:string|String|str|&str)\\b)?(?:[\"'`][ \\t]*,|[\"'`]?[ \\t]*"                \
     "(?:=>|:{1,3}=|[?.]=|=|:))[ \\t]*[\"'`]?"
 #define ASSIGN_HS "(?:[\"'`]?[ \\t]*[=:,.?]|[ \\t]+&?[Ss]tr)"
+/* the schemes of an Authorization header: HTTP's and those of API vendors (Api-Token, SSWS,
+ * sso-key, GenieKey, ...) */
+#define AUTH_SCHEMES                                                                           \
+    "(?:bearer|basic|token|bot|digest|negotiate|api[_-]?token|api[_-]?key|apikey|key|ssws|"    \
+    "sso-key|genie[_-]?key|splunk|zoho-oauthtoken)"
+/* what may follow the secret word of a lower-case name: api_token_2, mySecretString */
+#define NAME_TAIL "(?:[_-]?[0-9]{1,3}|string|value)?"
 /* a value that is not already a placeholder, a quoted empty string or a reference */
 #define VALUE "([^\\s\"'`,;<{\\[][^\\s\"'`,;]*)"
 /* a value as a command-line argument or after a word: up to a blank or quote */
@@ -49,8 +56,11 @@ const struct rule mask_rules[] = {
      "(?i)(wandb_api_key" NAME_SEP ")[A-Za-z0-9_-]{40,}", "<wandb-key>", C_NONE},
     {K_KEEP1, true, "wandb[ \\t]+login", 0,
      "(wandb[ \\t]+login\\b[^\\n]*?[ \\t=])[A-Za-z0-9_-]{40,}(?![A-Za-z0-9_-])", "<wandb-key>", C_NONE},
-    {K_PLACE, true, "eyJ[A-Za-z0-9_-]{4,}\\.eyJ", 0,
-     "eyJ[A-Za-z0-9_-]{4,}\\.eyJ[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]*", "<jwt>", C_NONE},
+    /* a JWT, and a JWT encoded once more in base64 (a Kubernetes secret's data, a config
+     * blob): "eyJ" becomes ZXlK, and its ".eyJ" one of three spellings by its alignment */
+    {K_PLACE, true, "eyJ[A-Za-z0-9_-]{4,}\\.eyJ|ZXlK[A-Za-z0-9+/_-]{16}", 0,
+     "eyJ[A-Za-z0-9_-]{4,}\\.eyJ[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]*|"
+     LB "ZXlK[A-Za-z0-9+/_-]{16,}(?:LmV5S|5leUp|uZXlK)[A-Za-z0-9+/_-]{16,}={0,2}", "<jwt>", C_NONE},
     {K_PLACE, true, "hf_[A-Za-z0-9]{30}|api_org_[A-Za-z0-9]{30}", 0,
      LB "(?:hf|api_org)_[A-Za-z0-9]{33,37}" RB, "<hf-token>", C_FORMAT},
     /* OpenAI (sk-, sk-proj-, sk-svcacct-), Anthropic (sk-ant-api03-), DeepSeek and the others
@@ -82,8 +92,11 @@ const struct rule mask_rules[] = {
     {K_PLACE, true, "hooks\\.slack\\.com/", 0,
      "(?:https?://)?hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_+-]+",
      "<slack-webhook>", C_NONE},
-    {K_PLACE, true, "xox[a-z]-[A-Za-z0-9-]{10}|xapp-[0-9]-", 0,
-     "(?<![A-Za-z0-9])(?:xox[a-z](?:\\.xox[a-z])?-[A-Za-z0-9-]{18,}|xapp-[0-9]-[A-Za-z0-9-]{18,})",
+    /* Slack: bot, user, app, configuration and refresh tokens; the legacy workspace tokens
+     * (xoxa-, xoxr-) are shorter. A token that runs into filler (xoxp-...-#####) is a template */
+    {K_PLACE, true, "xox[a-z]-[A-Za-z0-9-]{8}|xapp-[0-9]-", 0,
+     "(?<![A-Za-z0-9])(?:xox[a-z](?:\\.xox[a-z])?-[A-Za-z0-9-]{18,}|xox[ar]-(?:[0-9]-)?[A-Za-z0-9]{8,48}|"
+     "xapp-[0-9]-[A-Za-z0-9-]{18,})(?![A-Za-z0-9#*-])",
      "<slack-token>", C_FORMAT},
     /* webhooks of other chat services: Discord, Microsoft Teams */
     {K_PLACE, true, "discord(?:app)?\\.com/api/webhooks/|\\.webhook\\.office\\.com/webhookb2/", 0,
@@ -127,10 +140,14 @@ const struct rule mask_rules[] = {
      "(?![A-Za-z0-9_])", "<registry-token>", C_FORMAT},
     /* password managers and encryption: 1Password service-account tokens and secret keys,
      * age secret keys */
-    {K_PLACE, true, "ops_eyJ|A3-[A-Z0-9]{6}-|AGE-SECRET-KEY-1", 0,
+    {K_PLACE, true, "ops_eyJ|A3-[A-Z0-9]{6}-", 0,
      LB "(?:ops_eyJ[A-Za-z0-9+/]{40,}={0,3}|"
-     "A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}|"
-     "AGE-SECRET-KEY-1[0-9A-Z]{58})" RB, "<secret-key>", C_FORMAT},
+     "A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5})" RB,
+     "<secret-key>", C_FORMAT},
+    /* an age identity: 58 characters of bech32 (no b, i, o, 1) after its prefix. Masked whatever
+     * they are: AGE-SECRET-KEY-1QQQ...Q (all zeros) is a key that works, not a placeholder */
+    {K_PLACE, true, "AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}", 0,
+     LB "AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}" RB, "<secret-key>", C_NONE},
     /* services whose keys have a shape of their own: Mailchimp (32 hex and the data centre),
      * Notion integrations, Grafana API keys, PlanetScale, Discord bot tokens (a user id in
      * base64, a timestamp, an HMAC), Mapbox secret and public tokens, SettleMint, Octopus
@@ -175,9 +192,10 @@ const struct rule mask_rules[] = {
     {K_PLACE, true, "EAA[A-Za-z0-9]{30}|[0-9]{15}(?:\\||%7[Cc])[A-Za-z0-9_-]{27}", 0,
      LB "(?:EAA[A-Za-z0-9]{30,}|[0-9]{15,16}(?:\\||%7[Cc])[A-Za-z0-9_-]{27,40})" RB, "<social-token>",
      C_FORMAT},
-    /* Telegram bot tokens: bot id, colon, AA and 33 */
-    {K_PLACE, true, "[0-9]{8}:AA[A-Za-z0-9_-]{33}", 0,
-     "(?<![A-Za-z0-9_:])[0-9]{8,12}:AA[A-Za-z0-9_-]{33}" RB, "<social-token>", C_FORMAT},
+    /* Telegram bot tokens: the bot id, a colon, A and 34 more (also in the API's /bot<token>/ URLs) */
+    {K_PLACE, true, "[0-9]{5}:A[A-Za-z0-9_-]{34}", 0,
+     "(?:(?<=/bot)|(?<![A-Za-z0-9_:]))[0-9]{5,16}:A[A-Za-z0-9_-]{34}(?![A-Za-z0-9_-])", "<social-token>",
+     C_FORMAT},
     /* command lines: mysql -pPASS, curl -u user:pass, sshpass -p PASS, docker login -p PASS,
      * SQL's IDENTIFIED BY 'pass' */
     {K_KEEP1, true, "(?:mysql|mariadb)[^\\n]*[ \\t\"']-p[^ \\t\\n]", CI,
@@ -188,6 +206,11 @@ const struct rule mask_rules[] = {
     {K_KEEP1, true, "(?:-u|--user)[ \\t=]", 0,
      "((?<![A-Za-z0-9_-])(?:-u|--user)(?:[ \\t]+|=)[\"']?[^\\s:\"']*[\"']?:[\"']?)" ARG, "<password>",
      C_VALUE},
+    /* -u KEY: with no password is how several APIs take a key (curl -u sk_live_...:); the user
+     * part is masked when it looks random (curl -u admin: stays) */
+    {K_KEEP1, true, "(?:-u|--user)[ \\t=][^\\s:]*:", 0,
+     "((?<![A-Za-z0-9_-])(?:-u|--user)(?:[ \\t]+|=)[\"']?)([^\\s:\"'$]+)(?=:[\"']?(?:[ \\t]|$))",
+     "<secret>", C_RANDOM},
     {K_KEEP1, true, "sshpass[^\\n]*[ \\t]-p", 0,
      "(\\bsshpass\\b[^\\n]*?[ \\t]-p[ \\t]*[\"']?)" ARG, "<password>", C_NONE},
     {K_KEEP1, true, "login[^\\n]*[ \\t]-p[ \\t]", 0,
@@ -201,15 +224,15 @@ const struct rule mask_rules[] = {
      "(\\bmachine[ \\t]+\\S+[ \\t]+login[ \\t]+\\S+[ \\t]+password[ \\t]+)(\\S+)", "<password>", C_NONE},
     /* netrc: "machine h ... password p" on one line, and "password p" on a line of its own */
     {K_KEEP1, true, "password[ \\t]+[^ \\t\\n]", 0,
-     "((?:\\bmachine[ \\t]+\\S+[^\\n]*?[ \\t]|^[ \\t]*)password[ \\t]+)(\\S+)"
+     "((?:\\bmachine[ \\t]+\\S+[^\\n]*?[ \\t]|^[ \\t]*)password[ \\t]+)(?![a-z]+[.,;:!?][ \\t]*$)(\\S+)"
      "(?=[ \\t]*$|[ \\t]+(?:machine|login|account|macdef|default)\\b)",
      "<password>", C_NONE},
     /* "password X" ending a line elsewhere: only when X looks random ("password reset" stays) */
     {K_KEEP1, true, "password[ \\t]+[^ \\t\\n]", 0,
      "(\\bpassword[ \\t]+)(\\S+)(?=[ \\t]*$)", "<password>", C_RANDOM},
     {K_KEEP1, true, "authorization[\"']?[ \\t]*[=:]", CI,
-     "(?i)(authorization" NAME_SEP "(?:(?:bearer|basic|token|bot|digest|negotiate)[ \\t]+)?)"
-     "(?!(?:bearer|basic|token|bot|digest|negotiate)[ \\t])([^\\s\"'<][^\\s\"',]*)", "<secret>", C_VALUE},
+     "(?i)(authorization" NAME_SEP "(?:" AUTH_SCHEMES "[ \\t]+)?)"
+     "(?!" AUTH_SCHEMES "[ \\t])([^\\s\"'<][^\\s\"',]*)", "<secret>", C_VALUE},
     {K_KEEP1, true, "bearer[ \\t]+[A-Za-z0-9._~+/-]{8}", CI,
      "(?i)(\\bbearer[ \\t]+)([A-Za-z0-9._~+/-]{8,}=*)", "<secret>", C_VALUE},
     /* NAME=value where NAME is an upper-case variable that contains a secret word (or is the
@@ -223,10 +246,19 @@ const struct rule mask_rules[] = {
      * (Sumo Logic) */
     {K_KEEP1, true,
      "(?:token|secret|passw[a-z]*|passphrase|api[_-]?key|access[_-]?key|private[_-]?key(?:[_-]?id)?|"
-     "credentials?|sonar[_.-]?login|access[_.-]?id)" ASSIGN_HS, CI,
+     "credentials?|sonar[_.-]?login|access[_.-]?id)" NAME_TAIL ASSIGN_HS, CI,
      "(?i)(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:token|secret|password|passwd|passphrase|api[_-]?key|"
      "access[_-]?key|private[_-]?key(?:[_-]?id)?|credentials?|sonar[_.-]?login|sumo[a-z]*[_.-]?access[_.-]?id)"
-     ASSIGN ")" VALUE, "<secret>", C_VALUE},
+     NAME_TAIL ASSIGN ")" VALUE, "<secret>", C_VALUE},
+    /* XML: <add key="ClearTextPassword" value="..."/> (NuGet, .NET app settings), and an element
+     * named for a secret whose value stands alone on the next line (<apiToken>, its value, then
+     * </apiToken>; a bare <key> is a property list's): the prefilter spans the two lines, so it
+     * marks the value's line, where a lone token is masked */
+    {K_KEEP1, true, "(?:password|secret|token|api_?key)[\"'][ \\t]+value=", CI,
+     "(?i)(\\bkey=[\"'][^\"']*(?:password|secret|token|api_?key)[\"'][ \\t]+value=[\"'])([^\"']+)",
+     "<secret>", C_VALUE},
+    {K_KEEP1, true, "(?:token|secret|password|passwd|[a-z_-]key)>[ \\t]*\\r?\\n[ \\t]*[A-Za-z0-9_+/=.~-]{12}", CI,
+     "^([ \\t]*)([A-Za-z0-9_+/=.~-]{12,})(?=[ \\t]*\\r?$)", "<secret>", C_VALUE},
     /* keyword plus entropy: after a weak name (key, auth, pass, ...) only random-looking text */
     {K_KEEP1, true, "(?:key|auth|creds|pwd|pass|pat|sig|signature|salt)" ASSIGN_HS, CI,
      "(?i)(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:key|auth|creds|pwd|pass|pat|sig|signature|salt)"

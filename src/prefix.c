@@ -348,7 +348,17 @@ static bool looks_like_host(const char *s, size_t n)
             return false;
         mark |= isdigit(c) || c == '-' || c == '.';
     }
-    return mark && isalpha((unsigned char)s[0]);
+    if (!mark || !isalpha((unsigned char)s[0]))
+        return false;
+    /* ...and the standard library's lower-case classes (socket.timeout, socket.gaierror,
+     * zlib.error, struct.error) end in names no host name ends in */
+    static const char *const exc_tails[] = {".error", ".timeout", ".gaierror", ".herror", NULL};
+    for (const char *const *t = exc_tails; *t; t++) {
+        size_t tl = strlen(*t);
+        if (n > tl && memcmp(s + n - tl, *t, tl) == 0)
+            return false;
+    }
+    return true;
 }
 
 /* node-1: — pdsh, and DeepSpeed's multi-node runner */

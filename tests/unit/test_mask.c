@@ -111,6 +111,9 @@ static const struct secret_case cases[] = {
     {"flickrToken := \"Ab3De5Gh7Jk9Lm1No3Pq5Rs7Tu9Vw1Xy\"", {"Ab3De5Gh7Jk9Lm1No3Pq5Rs7Tu9Vw1Xy"}, "<secret>"},
     {"var asanaToken string = \"Ab3De5Gh7Jk9Lm1No3Pq5Rs7Tu9Vw1Xy\"", {"Ab3De5Gh7Jk9Lm1No3Pq5Rs7Tu9Vw1Xy"},
      "<secret>"},
+    /* an XML element named for a secret, its value alone on the next line */
+    {"<trackerApiToken>\n    vrj8nrifmoi9ytqa46zu8r02266d1zz3\n</trackerApiToken>\n",
+     {"vrj8nrifmoi9ytqa46zu8r02266d1zz3"}, "\n    <secret>\n"},
 };
 
 static char *mask(struct fl_masker *m, const char *s)
@@ -165,11 +168,14 @@ static void useful_text_stays(void **state)
         "+ docker run -u 1000:1000 -p 8080:80 trainer:latest",
         "+ mysql -h db -u root -p runs < schema.sql",
         "psycopg2.OperationalError: FATAL:  password authentication failed for user \"ml\"",
-        "aws_access_key: AKIAIOSFODNN7EXAMPLE and ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE and ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
         "tokenizer = AutoTokenizer.from_pretrained(name, token=hf_token)",
-        "\"bucket_key\": \"SalesResults-1.2\", public_key = \"9Cnzj4p4WGeKLs1Pt8QuKUpRKfFLfRYC9AIKjbJTWit\"",
+        "\"cache_key\": \"InventoryReport-3.4\", public_key = \"7XkPq2mWn9RzT4vLb8HcY3jFs6Dg5NaE1uKoQwBxZeM\"",
         "api_key = ${OPENAI_API_KEY} password = os.environ[\"DB_PASSWORD\"] MAX_NEW_TOKENS=256",
         "redis://cache.internal:6379/0",
+        /* a lone value under an element that names no secret, or one that is a word */
+        "<checkpointDir>\n    ckpt8nrifmoi9ytqa46zu8r02266\n</checkpointDir>",
+        "<apiKey>\n    see_the_vault_entry_for_this\n</apiKey>",
         "",
     };
     struct fl_masker *m;

@@ -54,6 +54,11 @@ static void launchers(void **state)
     m = parse("torch.OutOfMemoryError: CUDA out of memory.");
     assert_string_equal(m.host, ""); /* a qualified exception name is not a host */
     assert_int_equal(m.msg_off, 0);
+    /* Python's lower-case exception classes are not hosts either */
+    assert_string_equal(parse("socket.timeout: timed out").host, "");
+    assert_string_equal(parse("socket.gaierror: [Errno -2] Name or service not known").host, "");
+    assert_string_equal(parse("zlib.error: Error -3 while decompressing data").host, "");
+    assert_string_equal(parse("gpu-node.cluster.local: [rank3]: boom").host, "gpu-node.cluster.local");
     assert_int_equal(parse("(VllmWorker rank=1 pid=254) ERROR boom").rank, 1);
     /* a script's own print(f"[rank {rank}] ...") */
     assert_int_equal(parse("[rank 3] step 5 local loss nan").rank, 3);
