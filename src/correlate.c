@@ -64,6 +64,17 @@ static int cmp_long(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Sorts v and keeps each known (non-negative) rank once; returns how many are left. */
+static size_t unique_ranks(long *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_long);
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] >= 0 && (u == 0 || v[u - 1] != v[i]))
+            v[u++] = v[i];
+    return u;
+}
+
 static bool earlier(int64_t ts_a, uint64_t seq_a, int64_t ts_b, uint64_t seq_b)
 {
     if (ts_a != TS_UNKNOWN && ts_b != TS_UNKNOWN && ts_a != ts_b)
@@ -726,12 +737,7 @@ static size_t job_ranks(const struct run_analysis *a, long *v)
         for (long l = 0; consistent && l < workers && l < JOB_RANKS_MAX && n < JOB_RANKS_MAX; l++)
             v[n++] = base + l;
     }
-    qsort(v, n, sizeof *v, cmp_long);
-    size_t u = 0;
-    for (size_t i = 0; i < n; i++)
-        if (v[i] >= 0 && (u == 0 || v[u - 1] != v[i]))
-            v[u++] = v[i];
-    return u;
+    return unique_ranks(v, n);
 }
 
 /* The one rank that shows nothing while every other rank of the job shows only consequences, or
@@ -985,6 +991,7 @@ enum fl_status correlator_init(struct correlator *c, const struct fl_kb *kb)
         if (!c->st[i].counts)
             return FL_ERR_NOMEM;
         c->st[i].support_rank = -1;
+        c->st[i].named_rank = -1;
     }
     return FL_OK;
 }
@@ -1067,10 +1074,8 @@ enum fl_status correlator_add(struct correlator *c, int entry, int signal,
         /* supporting lines never date the failure, but may name its rank */
         if (st->support_rank < 0 && lv->meta.rank >= 0)
             st->support_rank = lv->meta.rank;
-        if (!st->has_named && lv->meta.rank_named && lv->meta.rank >= 0) {
-            st->has_named = true;
+        if (st->named_rank < 0 && lv->meta.rank_named)
             st->named_rank = lv->meta.rank;
-        }
         return FL_OK;
     }
     if (st->counted && st->last_line == lv->line_no && st->last_src == lv->src)
@@ -1115,10 +1120,8 @@ enum fl_status correlator_merge(struct correlator *dst, struct correlator *src,
         }
         if (d->support_rank < 0)
             d->support_rank = s->support_rank;
-        if (!d->has_named && s->has_named) {
-            d->has_named = true;
+        if (d->named_rank < 0)
             d->named_rank = s->named_rank;
-        }
     }
     dst->seq += src->seq;
     return FL_OK;
@@ -1148,7 +1151,7 @@ static void first_event(const struct entry_state *st, struct candidate *cd)
         }
     /* a report about other ranks (Horovod's stall inspector lists the missing ranks on the lines
      * after its warning) is printed by a rank that only observed: the rank it names is the one */
-    if (st->has_named)
+    if (st->named_rank >= 0)
         cd->rank = st->named_rank;
     else if (cd->rank < 0)
         cd->rank = st->support_rank;
@@ -1317,13 +1320,8 @@ static enum fl_status gather_ranks(const struct correlator *c, const struct extr
     for (size_t i = 0; i < c->kb->nentries; i++)
         for (size_t j = 0; j < c->st[i].nranks; j++)
             v[k++] = c->st[i].ranks[j].rank;
-    qsort(v, k, sizeof *v, cmp_long);
-    size_t u = 0;
-    for (size_t i = 0; i < k; i++)
-        if (v[i] >= 0 && (u == 0 || v[u - 1] != v[i]))
-            v[u++] = v[i];
     *out = v;
-    *n = u;
+    *n = unique_ranks(v, k);
     return FL_OK;
 }
 

@@ -45,8 +45,8 @@ struct entry_state {
     struct rank_seen *ranks;     /* decisive signals only */
     size_t nranks, ranks_cap;
     long support_rank;           /* the first rank a supporting line named, or -1 */
-    bool has_named;              /* a supporting line named the rank it is about (a capture */
-    long named_rank;             /* such as stuck_rank): the first such rank */
+    long named_rank;             /* the first rank a supporting line named as the one it is about
+                                    (a capture such as stuck_rank), or -1 */
     bool counted;                /* the line counted last (a line that two signals match is */
     int last_src;                /* one line of evidence_total) */
     uint64_t last_line;

@@ -72,6 +72,7 @@ static void add_candidate(struct run *r, const char *id, const long *ranks, size
     struct entry_state *st = &r->st[k];
     st->ranks = r->seen[k];
     st->support_rank = -1;
+    st->named_rank = -1;
     for (size_t i = 0; i < n; i++)
         st->ranks[st->nranks++] = (struct rank_seen){ranks[i], ts == TS_UNKNOWN ? TS_UNKNOWN : ts + ranks[i],
                                                      seq + (uint64_t)i, 1};
