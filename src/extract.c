@@ -8,6 +8,7 @@
  * keeping more would let a deep recursion grow memory.
  */
 #include "extract.h"
+#include "pcre_lazy.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -19,7 +20,6 @@
 #define OPEN_MAX 64
 #define PROGRESS_MAX 65536
 #define SEQNUMS_MAX 65536
-#define JIT_AFTER 32 /* uses of a pattern before PCRE2 JIT-compiles it */
 
 static const struct builtin_pattern builtins[] = {
     {BUILTIN_TRACEBACK, "Traceback \\(most recent call last\\):", 0, NULL},
@@ -189,20 +189,8 @@ static pcre2_code *code_of(struct extractor *x, const struct fl_kb *kb, int patt
     const struct pattern *p = &kb->patterns[pattern];
     if (p->pcre_expr == NULL)
         return NULL;
-    if (x->pcre[pattern] == NULL) {
-        int rc;
-        PCRE2_SIZE off;
-        x->pcre[pattern] = pcre2_compile((PCRE2_SPTR)p->pcre_expr, PCRE2_ZERO_TERMINATED,
-                                         p->nocase ? PCRE2_CASELESS : 0, &rc, &off, NULL);
-        if (x->pcre[pattern] == NULL)
-            return NULL; /* validated at build or load time: only memory can fail here */
-    }
-    /* JIT compiling costs about as much as a few dozen interpreted matches: worth it for a
-     * pattern that keeps matching, not for the one or two lines of a small log. JIT is an
-     * optimisation: a platform without it still matches, only slower. */
-    if (x->pcre_uses[pattern] < JIT_AFTER && ++x->pcre_uses[pattern] == JIT_AFTER)
-        (void)pcre2_jit_compile(x->pcre[pattern], PCRE2_JIT_COMPLETE);
-    return x->pcre[pattern];
+    return pcre_lazy_use(&x->pcre[pattern], &x->pcre_uses[pattern], p->pcre_expr,
+                         p->nocase ? PCRE2_CASELESS : 0);
 }
 
 /* Runs pattern's PCRE2 on the message; returns the number of pairs or <= 0. */

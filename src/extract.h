@@ -182,7 +182,7 @@ struct extractor {
     uint64_t seq;
     pcre2_match_data *md;
     pcre2_code **pcre;          /* per pattern, compiled on first use */
-    unsigned *pcre_uses;        /* per pattern, up to JIT_AFTER (extract.c) */
+    unsigned *pcre_uses;        /* per pattern, up to PCRE_JIT_AFTER (pcre_lazy.h) */
     unsigned *pcre_over;        /* per pattern: lines where PCRE2 ran out of its match or depth
                                    limit; at PATTERN_BUDGET the pattern is not run again */
     size_t npcre;

@@ -23,6 +23,7 @@
  */
 #include "mask.h"
 #include "mask_rules.h"
+#include "pcre_lazy.h"
 #include "buf.h"
 #include "prefix.h"
 #include "reader.h"
@@ -150,7 +151,7 @@ struct fl_masker {
     hs_database_t *db;
     hs_scratch_t *scratch;
     pcre2_code *re[MASK_RULES_MAX];
-    unsigned re_uses[MASK_RULES_MAX]; /* hits of each rule, up to MASK_JIT_AFTER */
+    unsigned re_uses[MASK_RULES_MAX]; /* hits of each rule, up to PCRE_JIT_AFTER */
     pcre2_match_data *md;
     uint64_t rewrite;              /* rules that rewrite (not K_LEARN, K_HOSTKEYS) */
     struct table hosts, ips, emails, users, nodelists;
@@ -1048,29 +1049,17 @@ static void mask_line(struct fl_masker *m, const char *line, size_t n, uint64_t 
     out_write(o, m->a.data, m->a.len);
 }
 
-/* The PCRE2 code of every rule that hit the block, compiled on the rule's first hit: a run hits
- * a few rules or none, and compiling all of them when the masker was made cost more than masking
- * a small report. The database holds only the rules of the masker's mode, so a hit names a rule
- * in force. JIT compiling (an executable mapping per rule) costs as much as dozens of
- * interpreted matches: a rule is JIT-compiled at its MASK_JIT_AFTER-th hit, as the extractor
- * does, so that masking a report's few evidence lines never pays for it. */
-#define MASK_JIT_AFTER 32
+/* The PCRE2 code of every rule that hit the block, compiled on the rule's first hit and
+ * JIT-compiled once it keeps hitting (pcre_lazy.h): a run hits a few rules or none, and masking a
+ * report's few evidence lines should pay for none of the others. The database holds only the
+ * rules of the masker's mode, so a hit names a rule in force. */
 static enum fl_status compile_hit_rules(struct fl_masker *m)
 {
     for (size_t i = 0; i < m->nhits; i++) {
         unsigned ri = m->hits[i].id;
-        if (mask_rules[ri].re == NULL)
-            continue;
-        if (m->re[ri] == NULL) {
-            int ec;
-            PCRE2_SIZE eo;
-            m->re[ri] = pcre2_compile((PCRE2_SPTR)mask_rules[ri].re, PCRE2_ZERO_TERMINATED, 0, &ec,
-                                      &eo, NULL);
-            if (m->re[ri] == NULL)
-                return FL_ERR_PATTERN;
-        }
-        if (m->re_uses[ri] < MASK_JIT_AFTER && ++m->re_uses[ri] == MASK_JIT_AFTER)
-            pcre2_jit_compile(m->re[ri], PCRE2_JIT_COMPLETE); /* else the interpreter */
+        if (mask_rules[ri].re != NULL &&
+            pcre_lazy_use(&m->re[ri], &m->re_uses[ri], mask_rules[ri].re, 0) == NULL)
+            return FL_ERR_PATTERN;
     }
     return FL_OK;
 }
