@@ -668,9 +668,15 @@ static bool placeholder(const char *v, size_t n)
     if (has_ci(v, n, "example") || has_ci(v, n, "your") || has_ci(v, n, "redacted") ||
         has_ci(v, n, "placeholder") || has_ci(v, n, "changeme") || ends_here(v, n))
         return true;
-    size_t run = 1, in_runs = 0;
+    size_t run = 1, in_runs = 0, abc = 1;
     for (size_t i = 1; i < n; i++) {
         run = v[i] == v[i - 1] ? run + 1 : 1;
+        /* the alphabet typed out (AIzaSyabcdefghijklmnopqrstuvwxyz...): sixteen letters in order */
+        abc = isalpha((unsigned char)v[i]) && tolower((unsigned char)v[i]) == tolower((unsigned char)v[i - 1]) + 1
+                  ? abc + 1
+                  : 1;
+        if (abc >= 16)
+            return true;
         /* a run of separators is rarer as filler: a Heroku key may hold five underscores */
         if ((run >= 5 && strchr("xX*#.0", v[i])) || (run >= 8 && strchr("-_", v[i])))
             return true;
@@ -763,6 +769,31 @@ static bool artifact_version(const char *v, size_t n)
     return dots >= 2 && v[n - 1] != '.';
 }
 
+/* A value that opens with the prefix of a documented token format the rules above know, yet
+ * is still here: that rule runs first and replaces every token of the format, so this one is a
+ * shortened or made-up token (xoxp-1234567890, sm_aat_ and ten characters, sk-ant-... ending
+ * in BB). A Telegram bot token's bot id and ":A" count as such a prefix. */
+static bool format_lookalike(const char *v, size_t n)
+{
+    static const char *const prefixes[] = {
+        "sk-ant-", "sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_", "xoxb-", "xoxp-",
+        "xoxa-", "xoxr-", "xoxe-", "xoxs-", "xapp-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_",
+        "github_pat_", "glpat-", "gldt-", "glrt-", "hf_", "api_org_", "npm_", "pypi-AgE", "dapi",
+        "dckr_pat_", "ops_eyJ", "sntrys_", "sntryu_", "sm_pat_", "sm_aat_", "sm_sat_", "glsa_",
+        "lin_api_", "pscale_", "shpat_", "r8_", "gsk_", "pplx-", "xai-", "pcsk_",
+        "lsv2_", "dop_v1_", "doo_v1_", "dor_v1_", "GOCSPX-", "ya29.", "AGE-SECRET-KEY-",
+        "xkeysib-", "HRKU-", "AKIA", "ASIA", "AIza"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        size_t k = strlen(prefixes[i]);
+        if (n > k && strncmp(v, prefixes[i], k) == 0)
+            return true;
+    }
+    size_t d = 0;
+    while (d < n && isdigit((unsigned char)v[d]))
+        d++;
+    return d > 0 && d + 2 < n && v[d] == ':' && v[d + 1] == 'A';
+}
+
 /* A value after a secret's name that is not one: a reference to it (${TOKEN}, $TOKEN, %TOKEN%,
  * os.environ[...], a call), a literal (true, none, 2048 after max_tokens), a path or a URL. */
 static bool reference(const char *name, size_t nn, const char *v, size_t n)
@@ -783,8 +814,10 @@ static bool reference(const char *name, size_t nn, const char *v, size_t n)
         alnum = isalnum((unsigned char)v[i]) != 0;
     if (!alnum) /* Basic ..., Bearer *** */
         return true;
+    /* a label before the value: token = "token:"... */
+    size_t ln = n > 1 && v[n - 1] == ':' ? n - 1 : n;
     for (size_t i = 0; i < sizeof literals / sizeof literals[0]; i++)
-        if (strlen(literals[i]) == n && strncasecmp(v, literals[i], n) == 0)
+        if (strlen(literals[i]) == ln && strncasecmp(v, literals[i], ln) == 0)
             return true;
     if (memchr(v, '(', n) || has_ci(v, n, "://") || has_ci(v, n, "os.environ") ||
         has_ci(v, n, "process.env") || has_ci(v, n, "getenv") || has_ci(v, n, "{{"))
@@ -805,6 +838,14 @@ static bool reference(const char *name, size_t nn, const char *v, size_t n)
     if (number && !secret_word)
         return true;
     if (placeholder(v, n))
+        return true;
+    /* after a token's or key's name (not a password's): no provider issues a token under ten
+     * characters (SUMO_ACCESS_KEY: AbCeFG123 is a sample), and a prefix of a known format
+     * that the format's rule left is a look-alike */
+    bool token_word = (has_ci(name, nn, "token") || has_ci(name, nn, "key") ||
+                       has_ci(name, nn, "credential")) &&
+                      !has_ci(name, nn, "authorization") && !has_ci(name, nn, "bearer");
+    if (!secret_word && token_word && (n < 10 || format_lookalike(v, n)))
         return true;
     /* a variable: token=hf_token, api_key=args.api_key */
     bool ident = isalpha((unsigned char)v[0]) && !secret_word;
@@ -970,8 +1011,32 @@ static enum fl_status splice(struct fl_masker *m, size_t s, size_t e, const char
     return st;
 }
 
-/* Private key blocks: the line parts inside a block become <private-key>. */
-static enum fl_status mask_pem(struct fl_masker *m, uint64_t mask)
+/* Whether the lines after a key block's BEGIN (rest, the block's bytes after the line) reach
+ * its END before any line that could hold key material, an upper-case letter, a digit or one
+ * of +/=: "-----BEGIN PRIVATE KEY-----", "...", "-----END PRIVATE KEY-----" in documentation
+ * holds no key. A few lines are looked at; when the END is not among them, or not in this
+ * block of input, the block is taken for a key. */
+static bool pem_empty(const char *rest, size_t n)
+{
+    size_t pos = 0;
+    for (unsigned lines = 0; lines < 4 && pos < n; lines++) {
+        const char *nl = memchr(rest + pos, '\n', n - pos);
+        size_t le = nl ? (size_t)(nl - rest) : n;
+        const char *l = rest + pos;
+        size_t len = le - pos;
+        if ((len >= 9 && memmem(l, len, "-----END ", 9)) || (len >= 12 && memcmp(l, "Private-MAC:", 12) == 0))
+            return true;
+        for (size_t i = 0; i < len; i++)
+            if (isupper((unsigned char)l[i]) || isdigit((unsigned char)l[i]) || strchr("+/=", l[i]))
+                return false;
+        pos = le + 1;
+    }
+    return false;
+}
+
+/* Private key blocks: the line parts inside a block become <private-key>. rest: the bytes of
+ * the block after this line. */
+static enum fl_status mask_pem(struct fl_masker *m, uint64_t mask, const char *rest, size_t rest_n)
 {
     const unsigned BEGIN = 0, END = 1;
     size_t s, e;
@@ -992,7 +1057,14 @@ static enum fl_status mask_pem(struct fl_masker *m, uint64_t mask)
     while (st == FL_OK && (mask >> BEGIN & 1) && find(m, BEGIN, &m->a, from, &s, &e)) {
         size_t es, ee;
         if (find(m, END, &m->a, e, &es, &ee)) {
+            /* BEGIN and END with nothing between hold no key */
+            if (es == e) {
+                from = ee;
+                continue;
+            }
             st = splice(m, s, ee, "<private-key>");
+        } else if (pem_empty(rest, rest_n)) {
+            break;
         } else {
             st = splice(m, s, m->a.len, "<private-key>");
             m->in_pem = true;
@@ -1005,8 +1077,9 @@ static enum fl_status mask_pem(struct fl_masker *m, uint64_t mask)
 }
 
 /* Host spans first (their offsets are the line's), then the matched rules in table order. */
-static void mask_line(struct fl_masker *m, const char *line, size_t n, uint64_t mask,
-                      const struct hit *hh, size_t nhh, size_t base, struct out *o)
+static void mask_line(struct fl_masker *m, const char *line, size_t n, const char *rest,
+                      size_t rest_n, uint64_t mask, const struct hit *hh, size_t nhh, size_t base,
+                      struct out *o)
 {
     if (m->in_pem && !(mask >> 1 & 1)) {
         out_write(o, "<private-key>", 13);
@@ -1033,7 +1106,7 @@ static void mask_line(struct fl_masker *m, const char *line, size_t n, uint64_t 
     if (st == FL_OK)
         st = buf_append(&m->a, line + pos, n - pos);
     if (st == FL_OK && (mask & 3 || m->in_pem))
-        st = mask_pem(m, mask);
+        st = mask_pem(m, mask, rest, rest_n);
     for (unsigned ri = 2; ri < NRULES && st == FL_OK; ri++)
         if ((mask >> ri & 1) && m->re[ri]) {
             st = subst(m, ri, &m->a, &m->b);
@@ -1124,7 +1197,9 @@ static void scan_block(struct fl_masker *m, const char *d, size_t n, struct out 
         size_t s0 = si;
         while (si < m->nhhits && m->hhits[si].to <= le)
             si++;
-        mask_line(m, d + ls, le - ls, mask, m->hhits ? m->hhits + s0 : NULL, si - s0, ls, o);
+        size_t after = le < n ? le + 1 : n;
+        mask_line(m, d + ls, le - ls, d + after, n - after, mask, m->hhits ? m->hhits + s0 : NULL,
+                  si - s0, ls, o);
         pos = le;
         if (pos < n && d[pos] == '\n') {
             out_write(o, "\n", 1);

@@ -63,10 +63,12 @@ const struct rule mask_rules[] = {
      LB "ZXlK[A-Za-z0-9+/_-]{16,}(?:LmV5S|5leUp|uZXlK)[A-Za-z0-9+/_-]{16,}={0,2}", "<jwt>", C_NONE},
     {K_PLACE, true, "hf_[A-Za-z0-9]{30}|api_org_[A-Za-z0-9]{30}", 0,
      LB "(?:hf|api_org)_[A-Za-z0-9]{33,37}" RB, "<hf-token>", C_FORMAT},
-    /* OpenAI (sk-, sk-proj-, sk-svcacct-), Anthropic (sk-ant-api03-), DeepSeek and the others
-     * that took the sk- form */
+    /* OpenAI (sk-, sk-proj-, sk-svcacct-), DeepSeek and the others that took the sk- form;
+     * Anthropic's API and admin keys have a fixed shape: sk-ant-api03- or sk-ant-admin01-, 93
+     * characters, AA (a sk-ant- token of another length or end is not one) */
     {K_PLACE, true, "sk-[A-Za-z0-9_-]{20}", 0,
-     "(?<![A-Za-z0-9])sk-(?:ant-(?:api|admin)[0-9]{2}-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}",
+     "(?<![A-Za-z0-9])sk-(?:ant-(?:api|admin)[0-9]{2}-[A-Za-z0-9_-]{93}AA(?![A-Za-z0-9_-])|"
+     "(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,})",
      "<api-key>", C_FORMAT},
     /* other AI providers: Replicate r8_, Groq gsk_, Perplexity pplx-, xAI xai-, LangSmith lsv2_,
      * Pinecone pcsk_, Cohere's and Mistral's keys have no prefix (names below) */
@@ -120,7 +122,8 @@ const struct rule mask_rules[] = {
     /* package registries and CI: npm, PyPI, Docker Hub, RubyGems, Clojars, Artifactory,
      * Postman, Prefect, ReadMe, Scalingo, Pulumi, Doppler, Terraform Cloud, Sentry, Sourcegraph,
      * Linear, Atlassian, Typeform, Frame.io, Fly.io, Grafana, Vault, Databricks, Adobe, Heroku,
-     * Infracost, 42, Notion, SonarQube */
+     * Infracost, 42, Notion, SonarQube. A Sentry organization token is sntrys_, its claims as
+     * base64 JSON, _ and 43 characters exactly */
     {K_PLACE, true,
      "npm_[A-Za-z0-9]{36}|pypi-AgE|dckr_(?:pat|oat)_|rubygems_[a-f0-9]{20}|CLOJARS_[a-z0-9]{20}|"
      "AKCp[A-Za-z0-9]{20}|PMAK-[a-f0-9]{24}|pnu_[A-Za-z0-9]{36}|rdme_[a-z0-9]{20}|tk-us-|pul-[a-f0-9]{40}|"
@@ -131,7 +134,7 @@ const struct rule mask_rules[] = {
      "rubygems_[a-f0-9]{48}|CLOJARS_[a-z0-9]{60}|AKCp[A-Za-z0-9]{60,}|PMAK-[a-f0-9]{24}-[a-f0-9]{34}|"
      "pnu_[A-Za-z0-9]{36}|rdme_[a-z0-9]{70}|tk-us-[A-Za-z0-9_-]{48}|pul-[a-f0-9]{40}|"
      "dp\\.(?:pt|st|sa|ct|scim|audit)\\.[A-Za-z0-9_]{40,}|[A-Za-z0-9]{14}\\.atlasv1\\.[A-Za-z0-9_=-]{60,}|"
-     "sntryu_[a-f0-9]{64}|sntrys_eyJ[A-Za-z0-9+/=_]{40,}|sgp_(?:local_|[a-fA-F0-9]{16}_)?[a-fA-F0-9]{40}|"
+     "sntryu_[a-f0-9]{64}|sntrys_eyJ[A-Za-z0-9+/]{20,}={0,2}_[A-Za-z0-9+/]{43}(?![A-Za-z0-9+/])|sgp_(?:local_|[a-fA-F0-9]{16}_)?[a-fA-F0-9]{40}|"
      "lin_api_[A-Za-z0-9]{40}|ATATT3[A-Za-z0-9_=-]{100,}|tfp_[A-Za-z0-9_.=-]{59}|fio-u-[A-Za-z0-9_=-]{64}|"
      "fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3}|glc_eyJ[A-Za-z0-9+/=]{30,}|"
      "glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|hv[sb]\\.[A-Za-z0-9_-]{90,}|dapi[a-f0-9]{32}(?:-[0-9])?|"

@@ -21,12 +21,16 @@ struct secret_case {
 static const struct secret_case cases[] = {
     {"node-1: [rank0]: HF_TOKEN=hf_QzXw8LmNpR4tYv2BcD6fGhJk9sAe3UiOyT",
      {"hf_QzXw8LmNpR4tYv2BcD6fGhJk9sAe3UiOyT"}, "<hf-token>"},
-    {"huggingface-cli login --token hf_abcdefghijklmnopqrstuvwxyzABCDEFGH --add-to-git-credential",
-     {"hf_abcdefghijklmnopqrstuvwxyzABCDEFGH"}, "<hf-token>"},
+    {"huggingface-cli login --token hf_vfYkuP9qW6KQjnIFT8j2NYINcK0xgVGuWs --add-to-git-credential",
+     {"hf_vfYkuP9qW6KQjnIFT8j2NYINcK0xgVGuWs"}, "<hf-token>"},
     {"[1,3]<stderr>:openai.AuthenticationError: Incorrect API key provided: sk-proj-Nq4Wr6Ty8Ui0Op2As4Df6Gh8Jk0Lz",
      {"sk-proj-Nq4Wr6Ty8Ui0Op2As4Df6Gh8Jk0Lz"}, "<api-key>"},
-    {"ANTHROPIC_API_KEY='sk-ant-api03-Zq7Rt5Yw3Ue1Io9Pa2Sd4Fg6Hj8Kl0ZxCvBnM'",
-     {"sk-ant-api03-Zq7Rt5Yw3Ue1Io9Pa2Sd4Fg6Hj8Kl0ZxCvBnM", "Zq7Rt5Yw3Ue1Io9Pa2Sd4"}, "<api-key>"},
+    {"ANTHROPIC_API_KEY='sk-ant-api03-Zq7Rt5Yw3Ue1Io9Pa2Sd4Fg6Hj8Kl0ZxCvBnMRe-OLLv6rRMVWamAImNSO4qb8FI1S1"
+     "CeSvZP5GaHN-TBxQj1LuHn4rQyAA'",
+     {"sk-ant-api03-Zq7Rt5Yw3Ue1Io9Pa2Sd4Fg6Hj8Kl0ZxCvBnMRe-OLLv6rRMVWamAImNSO4qb8FI1S1CeSvZP5GaHN-TBxQj1L"
+      "uHn4rQyAA",
+      "Zq7Rt5Yw3Ue1Io9Pa2Sd4"},
+     "<api-key>"},
     {"client = OpenAI(api_key=\"sk-Ab3De5Gh7Jk9Lm1No3Pq5Rs7Tu\")", {"sk-Ab3De5Gh7Jk9Lm1No3Pq5Rs7Tu"}, "<api-key>"},
     {"AWS_ACCESS_KEY_ID=AKIAQWERTYUIOPASDFGH AWS_DEFAULT_REGION=us-east-1", {"AKIAQWERTYUIOPASDFGH"},
      "<aws-access-key-id>"},
@@ -41,10 +45,13 @@ static const struct secret_case cases[] = {
      {"gho_16C7e42F292c6912E7710c838347Ae178B4a"}, "<github-token>"},
     {"GH_TOKENS ghu_Pq8Lm2Nx4Bz6Vc8Xa0Sd2Fg4Hj6Kl8 ghr_Zx8Cv6Bn4Mm2Ll0Kk8Jj6Hh4Gg2Ff",
      {"ghu_Pq8Lm2Nx4Bz6Vc8Xa0Sd2Fg4Hj6Kl8", "ghr_Zx8Cv6Bn4Mm2Ll0Kk8Jj6Hh4Gg2Ff"}, "<github-token>"},
-    {"token: github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
-     {"github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz"}, "<"},
+    {"token: github_pat_11ABCDEFG0123456789_t0iPLuefjBUO40fhOp5kX2qo0u",
+     {"github_pat_11ABCDEFG0123456789_t0iPLuefjBUO40fhOp5kX2qo0u"}, "<"},
     {"pip install git+https://oauth2:glpat-Hq2Wj4Ek6Rl8Tz0Yx1Cv3B@gitlab.example.com/ml/lib.git",
      {"glpat-Hq2Wj4Ek6Rl8Tz0Yx1Cv3B", "oauth2"}, "<user>:<password>@"},
+    {"sentry-cli: org token sntrys_eyJpYXQiOjE3MTgwMDAwMDAuNSwidXJsIjoiaHR0cHM6Ly9zZW50cnkuaW8iLCJyZWdpb25fdXJsIjoi"
+     "aHR0cHM6Ly91cy5zZW50cnkuaW8iLCJvcmciOiJhY21lLW1sIn0=_ChoU4AUl8/aAAf7zODiZUxkgtOxOPQvsFBZHCut3xyx",
+     {"ChoU4AUl8/aAAf7zODiZUxkgtOxOPQvsFBZHCut3xyx"}, "<registry-token>"},
     {"CI_JOB=glpat-Hq2Wj4Ek6Rl8Tz0Yx1Cv3B", {"glpat-Hq2Wj4Ek6Rl8Tz0Yx1Cv3B"}, "<gitlab-token>"},
     {"slack_sdk: posting with xoxb-2048-4096-Gh7Jk9Lq2Ws4Ed6Rf", {"xoxb-2048-4096-Gh7Jk9Lq2Ws4Ed6Rf"},
      "<slack-token>"},
@@ -176,6 +183,16 @@ static void useful_text_stays(void **state)
         /* a lone value under an element that names no secret, or one that is a word */
         "<checkpointDir>\n    ckpt8nrifmoi9ytqa46zu8r02266\n</checkpointDir>",
         "<apiKey>\n    see_the_vault_entry_for_this\n</apiKey>",
+        /* a token that has a provider's prefix but not its documented shape, a token's value
+         * too short for any provider, the alphabet typed out, a key block with no key in it */
+        "ANTHROPIC_API_KEY=sk-ant-api03-E3iE2jI9fGwa0KHgst-T7qMvQrUXlph_EAlZEqv0aQM5Ju9aFo3Dvgbou"
+        "uMDAA",
+        "\"token\": \"xoxp-0987654321\" SLACK_TOKEN=xoxb-12 "
+        "telegram_token = \"4821:ARRLpJveX5vyL1BBUqXaMc1ge7ulJI9gyVQ\"",
+        "SUMO_ACCESS_KEY: Xy7Pq2Lm bot_token = \"token:\"",
+        "GOOGLE_API_KEY=AIzaSyabcdefghijklmnopqrstuvwxyz0123456",
+        "-----BEGIN OPENSSH PRIVATE KEY----------END OPENSSH PRIVATE KEY-----",
+        "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----",
         "",
     };
     struct fl_masker *m;
