@@ -27,6 +27,8 @@
  *                                says it ended: exited on its own (child-failed), stopped while the
  *                                others waited (rank-stuck-outside-collective, rank0-long-work-
  *                                timeout on rank 0), or ended cleanly first (uneven-inputs-hang);
+ *                                when the console cannot say which of equals it was, the one
+ *                                torchrun saw exit first among them, or no rank;
  *   rule_late_arriver            or the one rank that found its peers gone while all others timed
  *                                out waiting: it came late (stuck, or rank 0's long work).
  *   rule_stopped_from_outside    or the launcher stopped by SIGTERM with nothing failing before
@@ -47,7 +49,10 @@
  *                                remaining rank initiated;
  *   rule_launcher_hint           torchrun's "Root Cause (first observed failure)" names the first
  *                                process its agent saw exit, which is often not the first to fail:
- *                                used only when nothing on the ranks decides.
+ *                                used only when nothing on the ranks decides, and the agent of the
+ *                                node whose console printed the headline first.
+ * Ranks read as a node's local rank (a per-rank folder, a [defaultN]: prefix) are translated to
+ * global ranks before the rules run (remap_local_ranks, rankmap.h).
  */
 #include "correlate.h"
 #include "rankmap.h"
@@ -939,16 +944,40 @@ static bool rule_stopped_from_outside(struct run_analysis *a)
     return true;
 }
 
+/* The source the headline was printed in: a node's console, or a per-rank file; -1 unknown. */
+static int headline_src(const struct run_analysis *a)
+{
+    if (a->kind == HEADLINE_EXCEPTION)
+        return a->exc[a->top].src;
+    const struct candidate *cd = &a->cands[a->top];
+    for (size_t i = 0; i < cd->st->nevents; i++)
+        if (cd->st->events[i].seq == cd->first_seq)
+            return cd->st->events[i].src;
+    return cd->st->nevents ? cd->st->events[0].src : -1;
+}
+
+/* torchrun's root cause, of the agent whose console printed the headline when it names one: each
+ * node's agent names the first of its own workers it saw exit, and another node's says nothing
+ * of the ranks of this one. */
 static bool rule_launcher_hint(struct run_analysis *a)
 {
-    if (a->launcher_root_rank < 0)
+    int src = headline_src(a);
+    long rank = a->launcher_root_rank;
+    bool own_node = false;
+    for (size_t i = 0; i < a->nfailures && src >= 0; i++)
+        if (a->failures[i].root && a->failures[i].src == src && a->failures[i].rank >= 0) {
+            own_node = rank != a->failures[i].rank;
+            rank = a->failures[i].rank;
+            break;
+        }
+    if (rank < 0)
         return false;
-    a->rank = a->launcher_root_rank;
+    a->rank = rank;
     buf_printf(&a->why, "rank %ld is the first failure torchrun observed: the first process its "
                "agent saw exit, a hint only", a->rank);
     decided(a, &a->rank_rule, "launcher_hint",
             "nothing on the ranks decides; torchrun names rank %ld as the first process that "
-            "failed", a->rank);
+            "failed%s", a->rank, own_node ? " on the node whose console printed the headline" : "");
     return true;
 }
 
