@@ -30,7 +30,8 @@
  *                                when the console cannot say which of equals it was, the one
  *                                torchrun saw exit first among them, or no rank;
  *   rule_late_arriver            or the one rank that found its peers gone while all others timed
- *                                out waiting: it came late (stuck, or rank 0's long work).
+ *                                out waiting: it came late (stuck, or rank 0's long work); on a
+ *                                console that names no rank, the same shape without a rank.
  *   rule_stopped_from_outside    or the launcher stopped by SIGTERM with nothing failing before
  *                                it: a scheduler's preemption or cancel (slurm-preemption).
  * Which rank initiated it:
@@ -882,7 +883,9 @@ static bool rule_silent_rank(struct run_analysis *a)
 /* Every rank but one timed out waiting in a collective, and that one only found its peers gone
  * (a closed connection, a reset) when it got there: it came late, after they gave up. A rank
  * that was slow or blocked outside the collective: rank-stuck-outside-collective, or on rank 0,
- * the rank that does the solo work, rank0-long-work-timeout. */
+ * the rank that does the solo work, rank0-long-work-timeout. On a console that names no rank on
+ * its tracebacks the same shape (two or more timeouts, one closed connection, nothing else) says
+ * that one rank came late, but not which: rank-stuck-outside-collective, with no rank. */
 static bool rule_late_arriver(struct run_analysis *a)
 {
     long late = -1;
@@ -900,6 +903,31 @@ static bool rule_late_arriver(struct run_analysis *a)
             nlate++;
             late = a->ranks[i];
         }
+    }
+    size_t t_unranked = 0, c_unranked = 0, other = 0, own = 0;
+    for (size_t j = 0; j < a->nexc; j++) {
+        const struct exception_event *e = &a->exc[j];
+        own += e->rank < 0 && launcher_own(e);
+        if (e->rank >= 0 || launcher_own(e))
+            continue;
+        t_unranked += timed_out(e);
+        c_unranked += !timed_out(e) && lost_peer(e);
+        other += !timed_out(e) && !lost_peer(e);
+    }
+    /* every traceback header read as one of these: none hidden in another's lines */
+    bool unnamed = waited == 0 && nlate == 0 && t_unranked >= 2 && c_unranked == 1 && other == 0 &&
+                   a->unranked_tracebacks <= t_unranked + c_unranked + own;
+    if (unnamed) {
+        if (!headline_is(a, "rank-stuck-outside-collective"))
+            return false;
+        buf_printf(&a->why, "%zu ranks timed out waiting in a collective and one only found them "
+                   "gone when it got there; the console does not say which rank that was",
+                   t_unranked);
+        decided(a, &a->headline_rule, "late_arriver", "%zu timeouts and one closed connection, "
+                "none of them named: one rank came late: rank-stuck-outside-collective", t_unranked);
+        decided(a, &a->rank_rule, "late_arriver", "which rank came late is not written on these "
+                "lines");
+        return true;
     }
     if (nlate != 1 || waited < 2)
         return false;

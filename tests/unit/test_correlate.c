@@ -574,6 +574,19 @@ static void late_arriver_kept_the_others_waiting(void **state)
     r.exc[1].message = r.exc[2].message = r.exc[3].message = (char *)CLOSED_MSG;
     correlator_decide(&r.a);
     assert_null(r.a.headline_rule == NULL ? NULL : strstr(r.a.headline_rule, "late_arriver"));
+    /* a console without rank prefixes: three timeouts and one closed connection say one rank
+     * came late, not which */
+    r.exc[0].message = r.exc[1].message = r.exc[2].message = (char *)TIMED_OUT;
+    r.exc[0].rank = r.exc[1].rank = r.exc[2].rank = r.exc[3].rank = -1;
+    r.a.unranked_tracebacks = 4;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
+    assert_string_equal(r.a.headline_rule, "late_arriver");
+    assert_int_equal(r.a.rank, -1);
+    /* a fifth traceback hidden in the others' lines may be anything: no decision */
+    r.a.unranked_tracebacks = 5;
+    correlator_decide(&r.a);
+    assert_string_not_equal(headline_id(&r), "rank-stuck-outside-collective");
     correlator_analysis_free(&r.a);
 }
 
