@@ -60,7 +60,7 @@ const struct rule mask_rules[] = {
      * blob): "eyJ" becomes ZXlK, and its ".eyJ" one of three spellings by its alignment */
     {K_PLACE, true, "eyJ[A-Za-z0-9_-]{4,}\\.eyJ|ZXlK[A-Za-z0-9+/_-]{16}", 0,
      "eyJ[A-Za-z0-9_-]{4,}\\.eyJ[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]*|"
-     LB "ZXlK[A-Za-z0-9+/_-]{16,}(?:LmV5S|5leUp|uZXlK)[A-Za-z0-9+/_-]{16,}={0,2}", "<jwt>", C_NONE},
+     LB "ZXlK[A-Za-z0-9+/_-]{4,}(?:LmV5S|5leUp|uZXlK)[A-Za-z0-9+/_-]{16,}={0,2}", "<jwt>", C_NONE},
     {K_PLACE, true, "hf_[A-Za-z0-9]{30}|api_org_[A-Za-z0-9]{30}", 0,
      LB "(?:hf|api_org)_[A-Za-z0-9]{33,37}" RB, "<hf-token>", C_FORMAT},
     /* OpenAI (sk-, sk-proj-, sk-svcacct-), DeepSeek and the others that took the sk- form;
@@ -256,16 +256,23 @@ const struct rule mask_rules[] = {
     /* XML: <add key="ClearTextPassword" value="..."/> (NuGet, .NET app settings), and an element
      * named for a secret whose value stands alone on the next line (<apiToken>, its value, then
      * </apiToken>; a bare <key> is a property list's): the prefilter spans the two lines, so it
-     * marks the value's line, where a lone token is masked */
+     * marks the value's line, where a lone token is masked (a Sidekiq user:password pair, a
+     * percent-encoded bearer token too) */
     {K_KEEP1, true, "(?:password|secret|token|api_?key)[\"'][ \\t]+value=", CI,
      "(?i)(\\bkey=[\"'][^\"']*(?:password|secret|token|api_?key)[\"'][ \\t]+value=[\"'])([^\"']+)",
      "<secret>", C_VALUE},
-    {K_KEEP1, true, "(?:token|secret|password|passwd|[a-z_-]key)>[ \\t]*\\r?\\n[ \\t]*[A-Za-z0-9_+/=.~-]{12}", CI,
-     "^([ \\t]*)([A-Za-z0-9_+/=.~-]{12,})(?=[ \\t]*\\r?$)", "<secret>", C_VALUE},
-    /* keyword plus entropy: after a weak name (key, auth, pass, ...) only random-looking text */
-    {K_KEEP1, true, "(?:key|auth|creds|pwd|pass|pat|sig|signature|salt)" ASSIGN_HS, CI,
-     "(?i)(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:key|auth|creds|pwd|pass|pat|sig|signature|salt)"
-     ASSIGN ")" VALUE, "<secret>", C_RANDOM},
+    {K_KEEP1, true,
+     "(?:token|secret|password|passwd|[a-z_-]key)>[ \\t]*\\r?\\n[ \\t]*[A-Za-z0-9_+/=.~:%-]{12}", CI,
+     "^([ \\t]*)([A-Za-z0-9_+/=.~:%-]{12,})(?=[ \\t]*\\r?$)", "<secret>", C_VALUE},
+    /* keyword plus entropy: after a weak name (key, auth, pass, ...) only random-looking text;
+     * so too after the bare name of a service whose keys have no prefix of their own
+     * ("artifactory", "...", sourcegraph: <40 hex>) */
+    {K_KEEP1, true,
+     "(?:key|auth|creds|pwd|pass|pat|sig|signature|salt|sourcegraph|artifactory|jfrog|"
+     "datadog|heroku|netlify|vercel|algolia|mixpanel)" ASSIGN_HS, CI,
+     "(?i)(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:key|auth|creds|pwd|pass|pat|sig|signature|salt|"
+     "sourcegraph|artifactory|jfrog|datadog|heroku|netlify|vercel|algolia|mixpanel)" ASSIGN ")"
+     VALUE, "<secret>", C_RANDOM},
     /* command-line flags: --hf-token X, --password X (not a word with a dash: "service-token
      * create") */
     {K_KEEP1, true, "(?:token|secret|passw[a-z]*|api[_-]?key|access[_-]?key)[ \\t]+[^\\s-]", CI,

@@ -52,6 +52,11 @@ static const struct secret_case cases[] = {
     {"sentry-cli: org token sntrys_eyJpYXQiOjE3MTgwMDAwMDAuNSwidXJsIjoiaHR0cHM6Ly9zZW50cnkuaW8iLCJyZWdpb25fdXJsIjoi"
      "aHR0cHM6Ly91cy5zZW50cnkuaW8iLCJvcmciOiJhY21lLW1sIn0=_ChoU4AUl8/aAAf7zODiZUxkgtOxOPQvsFBZHCut3xyx",
      {"ChoU4AUl8/aAAf7zODiZUxkgtOxOPQvsFBZHCut3xyx"}, "<registry-token>"},
+    /* a value alone under its element: a Sidekiq user:password pair, a percent-encoded token */
+    {"<BUNDLE_GEMS__CONTRIBSYS__COMToken>\n    c0ffee12:9a8b7c6d\n</BUNDLE_GEMS__CONTRIBSYS__COMToken>",
+     {"c0ffee12:9a8b7c6d"}, "<secret>"},
+    {"<twitterToken>\n    AAAAAAAAAAAAAAAAAAAAAM7x2b%2FqR9sT4uV6wX8yZ0aB1cD3eF5gH7iJ9kL%3D\n</twitterToken>",
+     {"M7x2b%2FqR9sT4uV6wX8yZ0aB1cD3eF5gH7iJ9kL"}, "<secret>"},
     {"CI_JOB=glpat-Hq2Wj4Ek6Rl8Tz0Yx1Cv3B", {"glpat-Hq2Wj4Ek6Rl8Tz0Yx1Cv3B"}, "<gitlab-token>"},
     {"slack_sdk: posting with xoxb-2048-4096-Gh7Jk9Lq2Ws4Ed6Rf", {"xoxb-2048-4096-Gh7Jk9Lq2Ws4Ed6Rf"},
      "<slack-token>"},
