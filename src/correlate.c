@@ -1370,9 +1370,12 @@ static enum fl_status gather_candidates(struct correlator *c, struct extractor *
         const struct entry *e = &kb->entries[i];
         struct entry_state *st = &c->st[i];
         for (size_t j = 0; j < e->nsignals; j++)
-            if (e->signals[j].kind == SIGNAL_CONFIG)
-                st->counts[j] = config_eval(&e->signals[j].cfg,
-                                            facts_get(&x->facts, e->signals[j].cfg.fact));
+            if (e->signals[j].kind == SIGNAL_CONFIG) {
+                const struct config_test *t = &e->signals[j].cfg;
+                const char *other = config_value_fact(t);
+                st->counts[j] = config_eval_against(t, facts_get(&x->facts, t->fact),
+                                                    other ? facts_get(&x->facts, other) : t->value);
+            }
         if (!condition_eval(e, st->counts) || st->nranks == 0)
             continue;
         struct candidate *cd = &a->cands[a->ncand++];
