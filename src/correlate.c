@@ -1787,6 +1787,11 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
         snprintf(num, sizeof num, "%lu", x->progress_lines);
         st = facts_add(&x->facts, "progress_lines", 14, num, strlen(num), false);
     }
+    if (st == FL_OK && x->nline_hosts) {
+        char num[32];
+        snprintf(num, sizeof num, "%zu", x->nline_hosts);
+        st = facts_add(&x->facts, "hosts_seen", 10, num, strlen(num), false);
+    }
     if (st == FL_OK)
         st = gather_ranks(c, x, r, &ranks, &a.nranks);
     a.ranks = ranks;
