@@ -50,6 +50,7 @@
  *                                used only when nothing on the ranks decides.
  */
 #include "correlate.h"
+#include "rankmap.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -743,12 +744,16 @@ static size_t job_ranks(const struct run_analysis *a, long *v)
 /* The one rank that shows nothing while every other rank of the job shows only consequences, or
  * -1. A console log without rank prefixes names no rank on its exceptions: the ranks the summary
  * lists with exitcode 1 (Python's exit on an uncaught exception) are taken to have raised those
- * consequences, and what is left over to be the stopped workers'. */
-static long silent_rank(const struct run_analysis *a)
+ * consequences, and what is left over to be the stopped workers'. When fewer consequences were
+ * printed than such ranks were listed, one of them printed nothing, but which one the console
+ * does not say: *one is then true and the rank is the one torchrun saw exit first if it is among
+ * them (a worker that left without a word leaves before its peers find it gone), else -1. */
+static long silent_rank(const struct run_analysis *a, bool *one)
 {
     long v[JOB_RANKS_MAX];
     size_t n = job_ranks(a, v);
     size_t unranked = 0, quiet = 0, own = 0;
+    *one = false;
     for (size_t i = 0; i < a->nexc; i++) {
         unranked += a->exc[i].rank < 0 && !launcher_own(&a->exc[i]) &&
                     correlator_exception_is_consequence(&a->exc[i]);
@@ -757,13 +762,17 @@ static long silent_rank(const struct run_analysis *a)
     /* interleaved tracebacks of unnamed ranks read as one exception: their headers count them */
     if (a->unranked_tracebacks > own && a->unranked_tracebacks - own > unranked)
         unranked = a->unranked_tracebacks - own;
-    bool shows[JOB_RANKS_MAX];
+    bool shows[JOB_RANKS_MAX], pooled[JOB_RANKS_MAX];
+    size_t pool = 0, taken = 0;
     for (size_t i = 0; i < n; i++) {
         const struct launcher_failure *f = listed(a, v[i]);
         shows[i] = rank_shows_collateral(a, v[i]);
-        if (!shows[i] && f && f->exitcode == 1 && unranked > 0) {
+        pooled[i] = !shows[i] && f && f->exitcode == 1;
+        pool += pooled[i];
+        if (pooled[i] && unranked > 0) {
             shows[i] = true;
             unranked--;
+            taken++;
         }
     }
     for (size_t i = 0; i < n; i++)
@@ -776,7 +785,18 @@ static long silent_rank(const struct run_analysis *a)
         nleft++;
         left = v[i];
     }
-    return nleft == 1 && n >= 2 ? left : -1;
+    if (nleft != 1 || n < 2)
+        return -1;
+    *one = true;
+    size_t at = 0;
+    while (at < n && v[at] != left)
+        at++;
+    if (taken == 0 || !pooled[at] || taken == pool)
+        return left; /* no consequence was handed out among equals */
+    for (size_t i = 0; i < n; i++)
+        if (pooled[i] && v[i] == a->launcher_root_rank)
+            return v[i];
+    return -1;
 }
 
 /* Makes entry id the headline: cands[top] (or exc[top]) stays as its evidence, a consequence of
@@ -812,9 +832,22 @@ static bool rule_silent_rank(struct run_analysis *a)
 {
     if (a->nfailures == 0)
         return false;
-    long s = silent_rank(a);
-    if (s < 0)
+    bool one;
+    long s = silent_rank(a, &one);
+    if (!one)
         return false;
+    if (s < 0) {
+        /* one of the ranks listed with exitcode 1 printed nothing; which, the console does not say */
+        if (!headline_is(a, "child-failed"))
+            return false;
+        buf_printf(&a->why, "every rank but one reported only consequences; the one that exited "
+                   "with no traceback is not named on these lines");
+        decided(a, &a->headline_rule, "silent_rank", "one rank listed with exitcode 1 printed no "
+                "traceback: child-failed");
+        decided(a, &a->rank_rule, "silent_rank", "which rank printed nothing is not decided: the "
+                "consequences carry no rank and torchrun saw another exit first");
+        return true;
+    }
     const struct launcher_failure *f = listed(a, s);
     const char *id, *how;
     if (f && f->exitcode > 0) {
@@ -1638,11 +1671,92 @@ static void score_diagnoses(const struct run_analysis *a, struct fl_report *r)
     }
 }
 
+/* ---------------------------------------------------------------- local ranks */
+
+static int cmp_rank_seen(const void *pa, const void *pb)
+{
+    const struct rank_seen *a = pa, *b = pb;
+    return a->rank < b->rank ? -1 : a->rank > b->rank;
+}
+
+/* The entry's rank table after its ranks were translated: sorted again, and two local ranks that
+ * are one global rank (a node's console and its per-rank file) counted as one. */
+static void fold_rank_table(struct entry_state *st)
+{
+    qsort(st->ranks, st->nranks, sizeof *st->ranks, cmp_rank_seen);
+    size_t u = 0;
+    for (size_t i = 0; i < st->nranks; i++) {
+        if (u && st->ranks[u - 1].rank == st->ranks[i].rank) {
+            struct rank_seen *r = &st->ranks[u - 1];
+            r->count += st->ranks[i].count;
+            if (earlier(st->ranks[i].first_ts, st->ranks[i].first_seq, r->first_ts, r->first_seq)) {
+                r->first_ts = st->ranks[i].first_ts;
+                r->first_seq = st->ranks[i].first_seq;
+            }
+            continue;
+        }
+        st->ranks[u++] = st->ranks[i];
+    }
+    st->nranks = u;
+}
+
+/* Every rank stored as a node's local rank (rankmap.h) becomes the global rank it is, now that
+ * the agents' summaries have been read: once, here, for everything the scan kept. */
+static enum fl_status remap_local_ranks(struct correlator *c, struct extractor *x,
+                                        struct fl_report *r, const struct source_info *sources,
+                                        size_t nsources)
+{
+    const char **names = malloc((nsources ? nsources : 1) * sizeof *names);
+    if (names == NULL)
+        return FL_ERR_NOMEM;
+    for (size_t i = 0; i < nsources; i++)
+        names[i] = sources[i].name;
+    struct rank_map m;
+    enum fl_status st = rankmap_build(&m, names, nsources, x->failures, x->nfailures);
+    free(names);
+    if (st != FL_OK) {
+        rankmap_free(&m);
+        return st;
+    }
+#define REMAP(v) ((v) = rankmap_global(&m, (v)))
+    for (size_t i = 0; i < c->kb->nentries; i++) {
+        struct entry_state *e = &c->st[i];
+        for (size_t j = 0; j < e->nevents; j++)
+            REMAP(e->events[j].rank);
+        for (size_t j = 0; j < e->nranks; j++)
+            REMAP(e->ranks[j].rank);
+        fold_rank_table(e);
+        REMAP(e->support_rank);
+        REMAP(e->named_rank);
+    }
+    for (size_t i = 0; i < x->nexceptions; i++)
+        REMAP(x->exceptions[i].rank);
+    for (size_t i = 0; i < x->nprogress; i++)
+        REMAP(x->progress[i].rank);
+    for (size_t i = 0; i < x->nnonfinite; i++)
+        REMAP(x->nonfinite[i].rank);
+    for (size_t i = 0; i < x->nseqnums; i++)
+        REMAP(x->seqnums[i].rank);
+    for (size_t i = 0; i < x->nhosts; i++)
+        REMAP(x->hosts[i].rank);
+    for (size_t i = 0; i < x->stacks.n; i++)
+        REMAP(x->stacks.items[i].rank);
+    REMAP(x->launcher_exit_rank);
+    for (size_t i = 0; i < r->nranks; i++)
+        REMAP(r->ranks[i]);
+#undef REMAP
+    r->nranks = unique_ranks(r->ranks, r->nranks);
+    rankmap_free(&m);
+    return FL_OK;
+}
+
 enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
                                  const struct source_info *sources, size_t nsources,
                                  unsigned max_evidence, struct fl_report *r)
 {
-    (void)nsources;
+    enum fl_status st = remap_local_ranks(c, x, r, sources, nsources);
+    if (st != FL_OK)
+        return st;
     struct run_analysis a;
     correlator_analysis_init(&a, c->kb);
     a.exc = x->exceptions;
@@ -1662,7 +1776,7 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
     a.stops = x->stops;
     a.nstops = x->nstops;
     a.unranked_tracebacks = x->unranked_tracebacks;
-    enum fl_status st = analyse_stacks(x, r, &a);
+    st = analyse_stacks(x, r, &a);
     if (st == FL_OK)
         st = analyse_progress(x, &a);
     if (st == FL_OK && x->progress_lines) {

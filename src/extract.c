@@ -9,6 +9,7 @@
  */
 #include "extract.h"
 #include "pcre_lazy.h"
+#include "rankmap.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -75,6 +76,11 @@ static const struct builtin_pattern builtins[] = {
     /* the agent stopping the workers still running after one failed (multiprocessing/api.py
      * close): "Sending process 4104 closing signal SIGTERM" */
     {BUILTIN_LAUNCHER_STOP, "Sending process [0-9]+ closing signal SIG", 0, NULL},
+    /* the same template's host and error file: which node a failure is on, and (with @record)
+     * its run folder: "  host      : node1", "  error_file: /tmp/x/none_ab12/attempt_0/1/error.json"
+     * ("<N/A>" without @record). They map a node's local ranks to global ones (rankmap.h). */
+    {BUILTIN_LAUNCHER_HOST, "host {2,}: [^ <]", 0, "host {2,}: (?<lhost>[^ ]+)"},
+    {BUILTIN_LAUNCHER_ERRFILE, "error_file: [^ <]", 0, "error_file: (?<efile>[^ ]+)"},
     /* torchelastic's monitor (multiprocessing/api.py): "failed (exitcode: -9) local_rank: 3 (pid:
      * 4104) of binary: /usr/bin/python3", one line per failed worker, the first one first */
     {BUILTIN_LAUNCHER_EXIT, "failed \\(exitcode: -?[0-9]+\\) local_rank: [0-9]+ \\(pid: ", 0,
@@ -777,7 +783,51 @@ static void note_launcher_code(struct extractor *x, const struct fl_kb *kb, int 
                                  .local_rank = b->saw_rank ? b->local_rank : -1,
                                  .exitcode = (int)strtol(c, NULL, 10), .src = lv->src,
                                  .line_no = lv->line_no, .block_pending = !b->saw_rank};
+    memcpy(f.host, b->host, sizeof f.host);
+    b->host[0] = '\0';
     keep_failure(x, &f);
+}
+
+/* "  host      : node1": the host of the failure listed next. */
+static void note_launcher_host(struct extractor *x, const struct fl_kb *kb, int pattern,
+                               const struct line_view *lv)
+{
+    size_t n;
+    const char *h;
+    struct launcher_block *b = block_of(x, lv->src, true);
+    if (b == NULL || lv->meta.rank >= 0 || run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) <= 0 ||
+        (h = group(x, kb, pattern, lv->msg, "lhost", &n)) == NULL)
+        return;
+    n = n < HOST_MAX - 1 ? n : HOST_MAX - 1;
+    memcpy(b->host, h, n);
+    b->host[n] = '\0';
+}
+
+/* "  error_file: <path>/<run>/attempt_0/1/error.json", after the exitcode line: the run folder of
+ * the failure just listed. */
+static void note_launcher_error_file(struct extractor *x, const struct fl_kb *kb, int pattern,
+                                     const struct line_view *lv)
+{
+    size_t n, len, name;
+    const char *p;
+    if (lv->meta.rank >= 0 || run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) <= 0 ||
+        (p = group(x, kb, pattern, lv->msg, "efile", &n)) == NULL)
+        return;
+    char path[1024];
+    n = n < sizeof path - 1 ? n : sizeof path - 1;
+    memcpy(path, p, n);
+    path[n] = '\0';
+    if (!prefix_run_folder(path, &len, &name) || len - name >= RUN_FOLDER_MAX)
+        return;
+    for (size_t i = x->nfailures; i-- > 0;)
+        if (x->failures[i].src == lv->src) {
+            struct launcher_failure *f = &x->failures[i];
+            if (f->line_no < lv->line_no && f->run[0] == '\0') {
+                memcpy(f->run, path + name, len - name);
+                f->run[len - name] = '\0';
+            }
+            return;
+        }
 }
 
 static enum fl_status traceback_line(struct extractor *x, const struct line_view *lv);
@@ -893,6 +943,12 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
     case BUILTIN_LAUNCHER_CODE:
         note_launcher_code(x, kb, pattern, lv);
         return FL_OK;
+    case BUILTIN_LAUNCHER_HOST:
+        note_launcher_host(x, kb, pattern, lv);
+        return FL_OK;
+    case BUILTIN_LAUNCHER_ERRFILE:
+        note_launcher_error_file(x, kb, pattern, lv);
+        return FL_OK;
     case BUILTIN_LAUNCHER_STOP:
         if (GROW(x->stops, x->stops_cap, x->nstops, LAUNCHER_FAILURES_MAX) == FL_OK)
             x->stops[x->nstops++] = lv->src;
@@ -902,7 +958,7 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
         const char *r;
         if (x->launcher_exit_rank < 0 && run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) > 0 &&
             (r = group(x, kb, pattern, lv->msg, "lrank", &n)) != NULL)
-            x->launcher_exit_rank = strtol(r, NULL, 10);
+            x->launcher_exit_rank = rankmap_local(lv->node, strtol(r, NULL, 10));
         return FL_OK;
     }
     case BUILTIN_ERROR_FILE:

@@ -35,6 +35,7 @@ const struct builtin_pattern *extract_builtin_patterns(size_t *n);
 /* One line as handed to the extractors and the correlator. */
 struct line_view {
     int src;
+    uint32_t node;           /* the node its local ranks are numbered on (rankmap.h) */
     uint64_t line_no;        /* 1-based */
     const char *text;        /* cleaned line */
     size_t len;
@@ -112,6 +113,7 @@ struct launcher_block {
     bool saw_rank;           /* a failure's rank line was read in this piece */
     long head_rank;          /* the first one, or -1 */
     bool head_settled;       /* ... and a root-cause marker of this piece came before it */
+    char host[HOST_MAX];     /* the host of the failure being listed, until its exitcode line */
 };
 
 /* The KB's verdict on a line near the start of a piece: the exception of a traceback that the
@@ -127,12 +129,17 @@ struct line_verdict {
 
 /* One failure of torchrun's summary: the worker's rank and how it ended. exitcode 1 is Python's
  * uncaught exception; a negative one is the signal that killed the worker. */
+#define RUN_FOLDER_MAX 128
+
 struct launcher_failure {
     long rank, local_rank;
     int exitcode;
     int src;
     uint64_t line_no;        /* of the exitcode line */
     bool block_pending;      /* its rank line is in the piece of the file before this one */
+    char host[HOST_MAX];     /* "host      : node1", or "" */
+    char run[RUN_FOLDER_MAX]; /* the run folder of "error_file: <run>/attempt_K/N/error.json",
+                                or "" (no @record: "<N/A>") */
 };
 
 struct rank_host {

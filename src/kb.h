@@ -101,6 +101,8 @@ enum builtin {
     BUILTIN_LAUNCHER_CODE, /* torchrun's summary: "  exitcode  : -9 (pid: 4104)" */
     BUILTIN_LAUNCHER_STOP, /* torchelastic: "Sending process 4104 closing signal SIGTERM" */
     BUILTIN_LOSS_NONFINITE, /* a loss printed as nan or inf: "loss: nan", "local loss inf" */
+    BUILTIN_LAUNCHER_HOST, /* torchrun's summary: "  host      : node1" */
+    BUILTIN_LAUNCHER_ERRFILE, /* torchrun's summary: "  error_file: <run>/attempt_0/1/error.json" */
     BUILTIN_COUNT
 };
 

@@ -91,7 +91,7 @@ static void skip_spaces(const char *s, size_t len, size_t *pos)
 /* [rank3]: and [default3]: — torchrun's --tee / local_ranks_filter prefixes. At s[p]: where
  * what follows starts, or 0 when it is not one. One separating space at most is part of the
  * prefix: the line's own indentation (traceback frames, py-spy frames) follows and must survive. */
-static size_t torchrun_head(const char *s, size_t len, size_t p, long *rank)
+static size_t torchrun_head(const char *s, size_t len, size_t p, long *rank, bool *local)
 {
     size_t kw;
     if (len - p > 6 && memcmp(s + p, "[rank", 5) == 0)
@@ -104,6 +104,8 @@ static size_t torchrun_head(const char *s, size_t len, size_t p, long *rank)
     if (n == 0 || p + kw + n + 1 >= len || s[p + kw + n] != ']' || s[p + kw + n + 1] != ':')
         return 0;
     size_t end = p + kw + n + 2;
+    if (local)
+        *local = kw == 8;
     return end < len && s[end] == ' ' ? end + 1 : end;
 }
 
@@ -111,10 +113,12 @@ static bool parse_torchrun(const char *s, size_t len, size_t *pos, struct line_m
 {
     (void)year;
     long r;
-    size_t end = torchrun_head(s, len, *pos, &r);
+    bool local;
+    size_t end = torchrun_head(s, len, *pos, &r, &local);
     if (end == 0)
         return false;
     m->rank = r;
+    m->rank_local = local;
     *pos = end;
     return true;
 }
@@ -434,16 +438,19 @@ static void rank_in_message(const char *s, size_t len, struct line_meta *m)
         if (memcmp(s + i, " rank", 5) == 0 && i >= 10 && memmem(s, i, "Worker", 6) &&
             number(s, len, i + 6, 7, &r)) {
             m->rank = r;
+            m->rank_local = false;
             return;
         }
     }
-    if (rank_at)
+    if (rank_at) {
         m->rank = rank;
+        m->rank_local = false;
+    }
 }
 
-bool prefix_torchrun_rank(const char *line, size_t len, long *rank, size_t *rest)
+bool prefix_torchrun_rank(const char *line, size_t len, long *rank, size_t *rest, bool *local)
 {
-    size_t end = torchrun_head(line, len, 0, rank);
+    size_t end = torchrun_head(line, len, 0, rank, local);
     if (end == 0)
         return false;
     if (rest)
@@ -459,16 +466,23 @@ void prefix_parse(const char *line, size_t len, struct line_meta *m, int year)
         size_t before = pos;
         for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
             long r = m->rank;
+            bool local = m->rank_local;
+            m->rank_local = false;
             if (formats[i].parse(line, len, &pos, m, year)) {
                 rank_from_prefix |= m->rank != r;
+                if (m->rank == r && !m->rank_local)
+                    m->rank_local = local; /* this prefix said nothing of the rank */
                 break;
             }
+            m->rank_local = local;
         }
         if (pos == before)
             break;
     }
     m->msg_off = pos;
-    if (!rank_from_prefix)
+    /* a local rank (torchrun's [defaultN]: on one of several nodes) gives way to the rank the
+     * program writes of itself, a global one */
+    if (!rank_from_prefix || m->rank_local)
         rank_in_message(line + pos, len - pos, m);
 }
 
@@ -534,13 +548,16 @@ void prefix_from_path(const char *path, struct line_meta *m)
     long r;
     const char *file = comp[nc - 1];
     size_t fl = clen[nc - 1];
-    if (name_rank(file, fl, &r))
+    if (name_rank(file, fl, &r)) {
         m->rank = r;
-    else if (nc >= 2 && all_digits(comp[nc - 2], clen[nc - 2]) &&
-             (strncmp(file, "stderr", 6) == 0 || strncmp(file, "stdout", 6) == 0 ||
-              strncmp(file, "error.json", 10) == 0)) {
+        m->rank_local = false;
+    } else if (nc >= 2 && all_digits(comp[nc - 2], clen[nc - 2]) &&
+               (strncmp(file, "stderr", 6) == 0 || strncmp(file, "stdout", 6) == 0 ||
+                strncmp(file, "error.json", 10) == 0)) {
+        /* torchrun numbers these folders by local rank: global on one node only */
         number(comp[nc - 2], clen[nc - 2], 0, 7, &r);
         m->rank = r;
+        m->rank_local = true;
     }
     for (size_t i = nc - 1; i-- > 0;) {
         if (name_host(comp[i], clen[i])) {
@@ -550,4 +567,37 @@ void prefix_from_path(const char *path, struct line_meta *m)
             break;
         }
     }
+}
+
+bool prefix_run_folder(const char *path, size_t *len, size_t *name)
+{
+    /* <run>/attempt_K/N/<file>: walk back over the file, N and attempt_K */
+    size_t n = strlen(path);
+    size_t end[3];
+    size_t k = 0, i = n;
+    while (k < 3 && i > 0) {
+        while (i > 0 && path[i - 1] == '/')
+            i--;
+        end[k] = i;
+        while (i > 0 && path[i - 1] != '/')
+            i--;
+        if (k == 1 && !all_digits(path + i, end[1] - i))
+            return false;
+        if (k == 2 && (end[2] - i < 9 || strncmp(path + i, "attempt_", 8) != 0 ||
+                       !all_digits(path + i + 8, end[2] - i - 8)))
+            return false;
+        k++;
+    }
+    if (k < 3)
+        return false;
+    size_t run_end = i;
+    while (run_end > 0 && path[run_end - 1] == '/')
+        run_end--;
+    size_t start = run_end;
+    while (start > 0 && path[start - 1] != '/')
+        start--;
+    *len = run_end;
+    if (name)
+        *name = start;
+    return true;
 }

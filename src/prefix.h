@@ -26,6 +26,8 @@ struct line_meta {
     bool ts_inherited;     /* not the line's own: an earlier line's (scan_time.h) */
     bool rank_named;       /* rank is the one the line is about (a KB capture such as stuck_rank),
                               not the one that printed it */
+    bool rank_local;       /* rank is a local rank, numbered per node: torchrun's per-rank folder
+                              (attempt_K/N/) or --tee prefix ([defaultN]:); rankmap.h */
     long pid;              /* the writing process, from NCCL's host:pid:tid prefix; 0: unknown */
     size_t msg_off;        /* where the message starts, after every prefix */
 };
@@ -47,12 +49,18 @@ void prefix_parse(const char *line, size_t len, struct line_meta *m, int year);
 
 /* The rank of a line that starts with torchrun's "[rankN]:" or "[defaultN]:", and where the
  * rest starts (*rest, may be NULL), without parsing it: for callers that only need to tell the
- * ranks of many lines apart, or to look past that prefix. */
-bool prefix_torchrun_rank(const char *line, size_t len, long *rank, size_t *rest);
+ * ranks of many lines apart, or to look past that prefix. *local (may be NULL): the rank is a
+ * local one ("[defaultN]:", the role's name and the worker's local rank). */
+bool prefix_torchrun_rank(const char *line, size_t len, long *rank, size_t *rest, bool *local);
 
 /* Rank and host hints from a path: rank_3.log, rank3.out, attempt_0/3/stderr.log,
  * node-2/worker-5.log. */
 void prefix_from_path(const char *path, struct line_meta *m);
+
+/* torchrun's per-rank layout <run>/attempt_K/N/<file>: true, with in *len the length of the path
+ * up to and including <run> (the folder one agent wrote, unique per node; 0 when the path starts
+ * at attempt_K) and in *name (may be NULL) where <run>'s name starts. */
+bool prefix_run_folder(const char *path, size_t *len, size_t *name);
 
 /* Days since the epoch for a civil date (proleptic Gregorian). */
 int64_t days_from_civil(int64_t y, unsigned m, unsigned d);

@@ -16,6 +16,7 @@
 #include "extract.h"
 #include "framer.h"
 #include "kb.h"
+#include "rankmap.h"
 #include "report.h"
 #include "scan.h"
 #include "scan_time.h"
@@ -42,6 +43,7 @@ struct match {
 struct source {
     char *name;
     struct line_meta path_meta;
+    uint32_t node;          /* the node its local ranks are numbered on (rankmap.h) */
     hs_stream_t *stream;
     bool open;
     uint64_t base;          /* absolute offset of the chunk being processed */
@@ -270,6 +272,9 @@ enum fl_status fl_scanner_open_source(struct fl_scanner *s, const char *name, in
         return FL_ERR_NOMEM;
     so->path_meta = (struct line_meta){.rank = -1, .ts_ms = TS_UNKNOWN};
     prefix_from_path(so->name, &so->path_meta);
+    so->node = rankmap_node(so->name);
+    if (so->path_meta.rank_local)
+        so->path_meta.rank = rankmap_local(so->node, so->path_meta.rank);
     note_rank(s, so->path_meta.rank);
     buf_init(&so->carry, LINE_CAP);
     scanner_time_init(&so->time, s->year);
@@ -428,12 +433,13 @@ static void count_lines_to(struct source *so, const struct window *w, uint64_t l
 static long step_rank(const struct source *so, const char *p, size_t n)
 {
     long rank;
-    if (prefix_torchrun_rank(p, n, &rank, NULL))
-        return rank;
+    bool local;
+    if (prefix_torchrun_rank(p, n, &rank, NULL, &local))
+        return local ? rankmap_local(so->node, rank) : rank;
     const char *le = memchr(p, '\n', n);
     struct line_meta m = so->path_meta;
     prefix_parse(p, le ? (size_t)(le - p) : n, &m, so->time.year);
-    return m.rank;
+    return m.rank_local ? rankmap_local(so->node, m.rank) : m.rank;
 }
 
 /* Notes the step line [ls, le), numbered line_no, as rank's, with its own time: the same
@@ -441,7 +447,7 @@ static long step_rank(const struct source *so, const char *p, size_t n)
 static void note_step(struct fl_scanner *s, struct source *so, const struct window *w,
                       uint64_t ls, uint64_t le, uint64_t line_no, long rank, const char *text, size_t n)
 {
-    struct line_view lv = {.src = (int)(so - s->sources), .line_no = line_no,
+    struct line_view lv = {.src = (int)(so - s->sources), .node = so->node, .line_no = line_no,
                            .meta = so->path_meta};
     struct time_view tv = time_view(so, w);
     struct line_meta own = so->path_meta;
@@ -601,8 +607,11 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         lv.text = s->clean.data ? s->clean.data : "";
         lv.len = s->clean.len;
     }
+    lv.node = so->node;
     lv.meta = so->path_meta;
     prefix_parse(lv.text, lv.len, &lv.meta, so->time.year);
+    if (lv.meta.rank_local)
+        lv.meta.rank = rankmap_local(so->node, lv.meta.rank);
     struct time_view tv = time_view(so, w);
     if (lv.text != p || ls < so->base || n != (size_t)(le - ls) || n > SCANNER_TIME_PREFIX) {
         /* the line's own time by the rule the look-back uses too, from its start, not from
@@ -928,7 +937,9 @@ enum fl_status fl_scanner_rank_progress(const struct fl_scanner *s, size_t i,
     if (i >= s->nranks)
         return FL_ERR_NOTFOUND;
     long rank = s->ranks[i];
-    *out = (struct fl_rank_progress){.rank = rank, .last_step = -1,
+    /* while the run goes on, a node's local rank is shown as such: which global rank it is,
+     * the agent's summary tells at the end (rankmap.h) */
+    *out = (struct fl_rank_progress){.rank = rankmap_local_part(rank), .last_step = -1,
                                      .host = extract_host_of(&s->x, rank)};
     size_t lo = live_index(s, rank);
     if (lo < s->nlive && s->live[lo].rank == rank) {

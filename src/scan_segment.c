@@ -52,7 +52,7 @@ static bool continues_block(const char *p, size_t n)
 {
     long rank;
     size_t rest;
-    if (prefix_torchrun_rank(p, n, &rank, &rest)) {
+    if (prefix_torchrun_rank(p, n, &rank, &rest, NULL)) {
         p += rest;
         n -= rest;
     }

@@ -441,6 +441,34 @@ static void silent_rank_says_how_it_ended(void **state)
     correlator_analysis_free(&r.a);
 }
 
+/* A console without rank prefixes: three ranks listed with exitcode 1, two consequences printed.
+ * One rank printed nothing, but any of the three may be it: the one torchrun saw exit first, if
+ * it is among them, else no rank. */
+static void silent_rank_among_equals(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r, 3);
+    add_candidate(&r, "nccl-remote-error", (long[]){-1}, 1, TS_UNKNOWN, 0);
+    add_exception(&r, "RuntimeError", CLOSED_MSG, -1, 1);
+    add_exception(&r, "RuntimeError", CLOSED_MSG, -1, 2);
+    struct launcher_failure all[] = {{.rank = 1, .local_rank = 1, .exitcode = 1},
+                                     {.rank = 2, .local_rank = 2, .exitcode = 1},
+                                     {.rank = 0, .local_rank = 0, .exitcode = 1}};
+    r.a.failures = all;
+    r.a.nfailures = 3;
+    r.a.launcher_root_rank = 0;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "child-failed");
+    assert_string_equal(r.a.rank_rule, "silent_rank");
+    assert_int_equal(r.a.rank, 0);
+    r.a.launcher_root_rank = -1;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "child-failed");
+    assert_int_equal(r.a.rank, -1);
+    correlator_analysis_free(&r.a);
+}
+
 static void stopped_from_outside_is_preemption(void **state)
 {
     (void)state;
@@ -598,6 +626,105 @@ static void rank_from_path_and_frames(void **state)
     assert_int_equal(fl_report_diagnosis_rank(r, 0), 2);
     assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "/w/data.py:11 in __getitem__"));
     assert_null(strstr(r->note, "Only collateral"));
+    fl_report_free(r);
+}
+
+/* The summary torchrun's agent on node 1 prints: its workers are global ranks 2 and 3. */
+static const char *NODE1_SUMMARY =
+    "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+    "============================================================\n"
+    "train.py FAILED\n"
+    "------------------------------------------------------------\n"
+    "Failures:\n"
+    "  <NO_OTHER_FAILURES>\n"
+    "------------------------------------------------------------\n"
+    "Root Cause (first observed failure):\n"
+    "[0]:\n"
+    "  time      : 2026-12-01_19:56:16\n"
+    "  host      : node1\n"
+    "  rank      : 3 (local_rank: 1)\n"
+    "  exitcode  : 1 (pid: 8946)\n"
+    "  error_file: <N/A>\n"
+    "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n"
+    "============================================================\n";
+
+/* ... and node 0's, whose workers lost their peer */
+static const char *NODE0_SUMMARY =
+    "Failures:\n"
+    "[1]:\n"
+    "  time      : 2026-12-01_19:56:16\n"
+    "  host      : node0\n"
+    "  rank      : 1 (local_rank: 1)\n"
+    "  exitcode  : 1 (pid: 8936)\n"
+    "  error_file: <N/A>\n"
+    "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n"
+    "------------------------------------------------------------\n"
+    "Root Cause (first observed failure):\n"
+    "[0]:\n"
+    "  time      : 2026-12-01_19:56:16\n"
+    "  host      : node0\n"
+    "  rank      : 0 (local_rank: 0)\n"
+    "  exitcode  : 1 (pid: 8932)\n"
+    "  error_file: <N/A>\n"
+    "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n"
+    "============================================================\n";
+
+static const char *KEYERROR =
+    "Traceback (most recent call last):\n"
+    "  File \"/w/train.py\", line 18, in main\n"
+    "    for step, b in enumerate(dl):\n"
+    "  File \"/usr/lib/python3/dist-packages/torch/utils/data/_utils/fetch.py\", line 58, in <listcomp>\n"
+    "    data = [self.dataset[idx] for idx in possibly_batched_index]\n"
+    "  File \"/w/data.py\", line 11, in __getitem__\n"
+    "    return self.items[key]\n"
+    "KeyError: 'path'\n";
+
+/* Two nodes of two workers: node 1's per-rank folders and its console's [defaultN]: prefixes
+ * carry local ranks 0 and 1, which are global ranks 2 and 3 (its summary says so). */
+static void local_ranks_of_another_node(void **state)
+{
+    (void)state;
+    const struct source logs[] = {
+        {"in/node0/none_a/attempt_0/0/stderr.log", CLOSED},
+        {"in/node0/none_a/attempt_0/1/stderr.log", CLOSED},
+        {"in/node1/none_b/attempt_0/0/stderr.log", CLOSED},
+        {"in/node1/none_b/attempt_0/1/stderr.log", KEYERROR},
+        {"in/node0.log", NODE0_SUMMARY},
+        {"in/node1.log", NODE1_SUMMARY},
+    };
+    struct fl_report *r = scan(logs, 6);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "corrupt-data-sample");
+    assert_int_equal(fl_report_diagnosis_rank(r, 0), 3);
+    /* the ranks the report lists are global ones: 0-3, no local rank twice */
+    assert_int_equal(r->nranks, 4);
+    for (size_t i = 0; i < r->nranks; i++)
+        assert_int_equal(r->ranks[i], (long)i);
+    fl_report_free(r);
+
+    /* the same from node 1's console with --tee: "[default1]:" is local rank 1 */
+    struct buf tee;
+    buf_init(&tee, 4096);
+    for (const char *p = KEYERROR; *p;) {
+        const char *nl = strchr(p, '\n');
+        buf_printf(&tee, "[default1]:%.*s\n", (int)(nl - p), p);
+        p = nl + 1;
+    }
+    buf_printf(&tee, "%s", NODE1_SUMMARY);
+    const struct source console[] = {{"in/node1.log", tee.data}};
+    r = scan(console, 1);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "corrupt-data-sample");
+    assert_int_equal(fl_report_diagnosis_rank(r, 0), 3);
+    fl_report_free(r);
+    buf_free(&tee);
+
+    /* per-rank folders of two nodes and no summary to place them: no rank is made up */
+    const struct source bare[] = {
+        {"in/node0/none_a/attempt_0/0/stderr.log", CLOSED},
+        {"in/node1/none_b/attempt_0/1/stderr.log", KEYERROR},
+    };
+    r = scan(bare, 2);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "corrupt-data-sample");
+    assert_int_equal(fl_report_diagnosis_rank(r, 0), -1);
     fl_report_free(r);
 }
 
@@ -887,10 +1014,12 @@ int main(void)
         cmocka_unit_test(mismatch_names_the_odd_fingerprint),
         cmocka_unit_test(silent_rank_says_how_it_ended),
         cmocka_unit_test(silent_rank_on_another_node),
+        cmocka_unit_test(silent_rank_among_equals),
         cmocka_unit_test(stopped_from_outside_is_preemption),
         cmocka_unit_test(late_arriver_kept_the_others_waiting),
         cmocka_unit_test(healthy_run_has_no_headline),
         cmocka_unit_test(rank_from_path_and_frames),
+        cmocka_unit_test(local_ranks_of_another_node),
         cmocka_unit_test(script_stop_on_nan_loss),
         cmocka_unit_test(first_nonfinite_loss_decides),
         cmocka_unit_test(stall_report_names_the_missing_rank),

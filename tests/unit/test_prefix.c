@@ -106,11 +106,52 @@ static void paths(void **state)
     assert_int_equal(m.rank, 12);
 }
 
+/* torchrun numbers per node: its per-rank folders and torch 1.x's [defaultN]: carry local ranks,
+ * [rankN]: and a program's own "[rank N]" global ones */
+static void local_ranks(void **state)
+{
+    (void)state;
+    struct line_meta m = {.rank = -1};
+    prefix_from_path("node1/none_ab/attempt_0/1/stderr.log", &m);
+    assert_int_equal(m.rank, 1);
+    assert_true(m.rank_local);
+    m = (struct line_meta){.rank = -1};
+    prefix_from_path("logs/rank_3.log", &m);
+    assert_false(m.rank_local);
+    assert_true(parse("[default1]:KeyError: 'path'").rank_local);
+    assert_false(parse("[rank1]:KeyError: 'path'").rank_local);
+    /* torch 2.x's tee of a c10 line: the global rank follows the local one */
+    m = parse("[default1]:[rank3]:[W501 12:00:03.123 ProcessGroupNCCL.cpp:1] x");
+    assert_int_equal(m.rank, 3);
+    assert_false(m.rank_local);
+    /* the program's own label names the global rank */
+    m = parse("[default1]:[rank 3] step 2 loss nan");
+    assert_int_equal(m.rank, 3);
+    assert_false(m.rank_local);
+    /* a per-rank file's line with no prefix keeps the folder's local rank */
+    m = (struct line_meta){.rank = -1, .ts_ms = TS_UNKNOWN};
+    prefix_from_path("n/run/attempt_0/1/stderr.log", &m);
+    prefix_parse("KeyError: 'path'", 16, &m, 2026);
+    assert_int_equal(m.rank, 1);
+    assert_true(m.rank_local);
+
+    size_t len, name;
+    const char *p = "in/node1/none_ab/attempt_0/1/stderr.log";
+    assert_true(prefix_run_folder(p, &len, &name));
+    assert_int_equal(len, strlen("in/node1/none_ab"));
+    assert_int_equal(name, strlen("in/node1/"));
+    assert_true(prefix_run_folder("attempt_2/0/error.json", &len, &name));
+    assert_int_equal(len, 0);
+    assert_false(prefix_run_folder("in/node1/x/1/stderr.log", &len, &name));
+    assert_false(prefix_run_folder("in/node1.log", &len, &name));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_sample_parses), cmocka_unit_test(torchrun_with_c10_time),
         cmocka_unit_test(launchers), cmocka_unit_test(times), cmocka_unit_test(paths),
+        cmocka_unit_test(local_ranks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
