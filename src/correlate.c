@@ -27,8 +27,11 @@
  *                                says it ended: exited on its own (child-failed), stopped while the
  *                                others waited (rank-stuck-outside-collective, rank0-long-work-
  *                                timeout on rank 0), or ended cleanly first (uneven-inputs-hang);
+ *                                when the console cannot say which of equals it was, the one
+ *                                torchrun saw exit first among them, or no rank;
  *   rule_late_arriver            or the one rank that found its peers gone while all others timed
- *                                out waiting: it came late (stuck, or rank 0's long work).
+ *                                out waiting: it came late (stuck, or rank 0's long work); on a
+ *                                console that names no rank, the same shape without a rank.
  *   rule_stopped_from_outside    or the launcher stopped by SIGTERM with nothing failing before
  *                                it: a scheduler's preemption or cancel (slurm-preemption).
  * Which rank initiated it:
@@ -47,7 +50,10 @@
  *                                remaining rank initiated;
  *   rule_launcher_hint           torchrun's "Root Cause (first observed failure)" names the first
  *                                process its agent saw exit, which is often not the first to fail:
- *                                used only when nothing on the ranks decides.
+ *                                used only when nothing on the ranks decides, and the agent of the
+ *                                node whose console printed the headline first.
+ * Ranks read as a node's local rank (a per-rank folder, a [defaultN]: prefix) are translated to
+ * global ranks before the rules run (remap_local_ranks, rankmap.h).
  */
 #include "correlate.h"
 #include "rankmap.h"
@@ -877,7 +883,9 @@ static bool rule_silent_rank(struct run_analysis *a)
 /* Every rank but one timed out waiting in a collective, and that one only found its peers gone
  * (a closed connection, a reset) when it got there: it came late, after they gave up. A rank
  * that was slow or blocked outside the collective: rank-stuck-outside-collective, or on rank 0,
- * the rank that does the solo work, rank0-long-work-timeout. */
+ * the rank that does the solo work, rank0-long-work-timeout. On a console that names no rank on
+ * its tracebacks the same shape (two or more timeouts, one closed connection, nothing else) says
+ * that one rank came late, but not which: rank-stuck-outside-collective, with no rank. */
 static bool rule_late_arriver(struct run_analysis *a)
 {
     long late = -1;
@@ -895,6 +903,31 @@ static bool rule_late_arriver(struct run_analysis *a)
             nlate++;
             late = a->ranks[i];
         }
+    }
+    size_t t_unranked = 0, c_unranked = 0, other = 0, own = 0;
+    for (size_t j = 0; j < a->nexc; j++) {
+        const struct exception_event *e = &a->exc[j];
+        own += e->rank < 0 && launcher_own(e);
+        if (e->rank >= 0 || launcher_own(e))
+            continue;
+        t_unranked += timed_out(e);
+        c_unranked += !timed_out(e) && lost_peer(e);
+        other += !timed_out(e) && !lost_peer(e);
+    }
+    /* every traceback header read as one of these: none hidden in another's lines */
+    bool unnamed = waited == 0 && nlate == 0 && t_unranked >= 2 && c_unranked == 1 && other == 0 &&
+                   a->unranked_tracebacks <= t_unranked + c_unranked + own;
+    if (unnamed) {
+        if (!headline_is(a, "rank-stuck-outside-collective"))
+            return false;
+        buf_printf(&a->why, "%zu ranks timed out waiting in a collective and one only found them "
+                   "gone when it got there; the console does not say which rank that was",
+                   t_unranked);
+        decided(a, &a->headline_rule, "late_arriver", "%zu timeouts and one closed connection, "
+                "none of them named: one rank came late: rank-stuck-outside-collective", t_unranked);
+        decided(a, &a->rank_rule, "late_arriver", "which rank came late is not written on these "
+                "lines");
+        return true;
     }
     if (nlate != 1 || waited < 2)
         return false;
@@ -939,16 +972,40 @@ static bool rule_stopped_from_outside(struct run_analysis *a)
     return true;
 }
 
+/* The source the headline was printed in: a node's console, or a per-rank file; -1 unknown. */
+static int headline_src(const struct run_analysis *a)
+{
+    if (a->kind == HEADLINE_EXCEPTION)
+        return a->exc[a->top].src;
+    const struct candidate *cd = &a->cands[a->top];
+    for (size_t i = 0; i < cd->st->nevents; i++)
+        if (cd->st->events[i].seq == cd->first_seq)
+            return cd->st->events[i].src;
+    return cd->st->nevents ? cd->st->events[0].src : -1;
+}
+
+/* torchrun's root cause, of the agent whose console printed the headline when it names one: each
+ * node's agent names the first of its own workers it saw exit, and another node's says nothing
+ * of the ranks of this one. */
 static bool rule_launcher_hint(struct run_analysis *a)
 {
-    if (a->launcher_root_rank < 0)
+    int src = headline_src(a);
+    long rank = a->launcher_root_rank;
+    bool own_node = false;
+    for (size_t i = 0; i < a->nfailures && src >= 0; i++)
+        if (a->failures[i].root && a->failures[i].src == src && a->failures[i].rank >= 0) {
+            own_node = rank != a->failures[i].rank;
+            rank = a->failures[i].rank;
+            break;
+        }
+    if (rank < 0)
         return false;
-    a->rank = a->launcher_root_rank;
+    a->rank = rank;
     buf_printf(&a->why, "rank %ld is the first failure torchrun observed: the first process its "
                "agent saw exit, a hint only", a->rank);
     decided(a, &a->rank_rule, "launcher_hint",
             "nothing on the ranks decides; torchrun names rank %ld as the first process that "
-            "failed", a->rank);
+            "failed%s", a->rank, own_node ? " on the node whose console printed the headline" : "");
     return true;
 }
 

@@ -755,6 +755,7 @@ static void note_launcher_rank(struct extractor *x, const struct fl_kb *kb, int 
     b->saw_rank = true;
     if (b->root_next && x->launcher_root_rank < 0)
         x->launcher_root_rank = b->rank;
+    b->root = b->root_next;
     b->root_next = false;
 }
 
@@ -784,7 +785,9 @@ static void note_launcher_code(struct extractor *x, const struct fl_kb *kb, int 
                                  .exitcode = (int)strtol(c, NULL, 10), .src = lv->src,
                                  .line_no = lv->line_no, .block_pending = !b->saw_rank};
     memcpy(f.host, b->host, sizeof f.host);
+    f.root = b->saw_rank && b->root;
     b->host[0] = '\0';
+    b->root = false;
     keep_failure(x, &f);
 }
 

@@ -114,6 +114,7 @@ struct launcher_block {
     long head_rank;          /* the first one, or -1 */
     bool head_settled;       /* ... and a root-cause marker of this piece came before it */
     char host[HOST_MAX];     /* the host of the failure being listed, until its exitcode line */
+    bool root;               /* ... and it is the root cause */
 };
 
 /* The KB's verdict on a line near the start of a piece: the exception of a traceback that the
@@ -137,6 +138,7 @@ struct launcher_failure {
     int src;
     uint64_t line_no;        /* of the exitcode line */
     bool block_pending;      /* its rank line is in the piece of the file before this one */
+    bool root;               /* listed under "Root Cause (first observed failure)" */
     char host[HOST_MAX];     /* "host      : node1", or "" */
     char run[RUN_FOLDER_MAX]; /* the run folder of "error_file: <run>/attempt_K/N/error.json",
                                 or "" (no @record: "<N/A>") */

@@ -257,6 +257,23 @@ static void launcher_hint_is_only_a_hint(void **state)
     assert_int_equal(r.a.rank, 2);
     assert_string_equal(r.a.rank_rule, "rank_where_written");
     correlator_analysis_free(&r.a);
+
+    /* two nodes' consoles, no rank prefixes: the exception is in node 1's console (source 1), so
+     * node 1's agent's root cause is the hint, not node 0's, which was read first */
+    run_init(&r, 0);
+    struct exception_event *e = add_exception(&r, "AssertionError", "loss is nan", -1, 1);
+    e->src = 1;
+    struct launcher_failure roots[] = {{.rank = 0, .local_rank = 0, .exitcode = 1, .root = true},
+                                       {.rank = 2, .local_rank = 0, .exitcode = 1, .src = 1,
+                                        .root = true},
+                                       {.rank = 3, .local_rank = 1, .exitcode = 1, .src = 1}};
+    r.a.failures = roots;
+    r.a.nfailures = 3;
+    r.a.launcher_root_rank = 0;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, 2);
+    assert_string_equal(r.a.rank_rule, "launcher_hint");
+    correlator_analysis_free(&r.a);
 }
 
 static void hang_rules(void **state)
@@ -557,6 +574,19 @@ static void late_arriver_kept_the_others_waiting(void **state)
     r.exc[1].message = r.exc[2].message = r.exc[3].message = (char *)CLOSED_MSG;
     correlator_decide(&r.a);
     assert_null(r.a.headline_rule == NULL ? NULL : strstr(r.a.headline_rule, "late_arriver"));
+    /* a console without rank prefixes: three timeouts and one closed connection say one rank
+     * came late, not which */
+    r.exc[0].message = r.exc[1].message = r.exc[2].message = (char *)TIMED_OUT;
+    r.exc[0].rank = r.exc[1].rank = r.exc[2].rank = r.exc[3].rank = -1;
+    r.a.unranked_tracebacks = 4;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
+    assert_string_equal(r.a.headline_rule, "late_arriver");
+    assert_int_equal(r.a.rank, -1);
+    /* a fifth traceback hidden in the others' lines may be anything: no decision */
+    r.a.unranked_tracebacks = 5;
+    correlator_decide(&r.a);
+    assert_string_not_equal(headline_id(&r), "rank-stuck-outside-collective");
     correlator_analysis_free(&r.a);
 }
 
@@ -604,71 +634,6 @@ static const char *CLOSED =
     "    work.wait()\n"
     "RuntimeError: [./gloo/transport/tcp/pair.cc:598] Connection closed by peer [127.0.0.1]:5865\n";
 
-static void rank_from_path_and_frames(void **state)
-{
-    (void)state;
-    const struct source src[] = {
-        {"logs/none_x/attempt_0/0/stderr.log", CLOSED},
-        {"logs/none_x/attempt_0/1/stderr.log", CLOSED},
-        {"logs/none_x/attempt_0/2/stderr.log",
-         "Traceback (most recent call last):\n"
-         "  File \"/w/train.py\", line 18, in main\n"
-         "    for step, b in enumerate(dl):\n"
-         "  File \"/usr/lib/python3/dist-packages/torch/utils/data/_utils/fetch.py\", line 58, in <listcomp>\n"
-         "    data = [self.dataset[idx] for idx in possibly_batched_index]\n"
-         "  File \"/w/data.py\", line 11, in __getitem__\n"
-         "    return self.items[key]\n"
-         "KeyError: 'missing-5'\n"},
-        {"logs/none_x/attempt_0/3/stderr.log", CLOSED},
-    };
-    struct fl_report *r = scan(src, 4);
-    assert_string_equal(fl_report_diagnosis_id(r, 0), "corrupt-data-sample");
-    assert_int_equal(fl_report_diagnosis_rank(r, 0), 2);
-    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "/w/data.py:11 in __getitem__"));
-    assert_null(strstr(r->note, "Only collateral"));
-    fl_report_free(r);
-}
-
-/* The summary torchrun's agent on node 1 prints: its workers are global ranks 2 and 3. */
-static const char *NODE1_SUMMARY =
-    "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
-    "============================================================\n"
-    "train.py FAILED\n"
-    "------------------------------------------------------------\n"
-    "Failures:\n"
-    "  <NO_OTHER_FAILURES>\n"
-    "------------------------------------------------------------\n"
-    "Root Cause (first observed failure):\n"
-    "[0]:\n"
-    "  time      : 2026-12-01_19:56:16\n"
-    "  host      : node1\n"
-    "  rank      : 3 (local_rank: 1)\n"
-    "  exitcode  : 1 (pid: 8946)\n"
-    "  error_file: <N/A>\n"
-    "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n"
-    "============================================================\n";
-
-/* ... and node 0's, whose workers lost their peer */
-static const char *NODE0_SUMMARY =
-    "Failures:\n"
-    "[1]:\n"
-    "  time      : 2026-12-01_19:56:16\n"
-    "  host      : node0\n"
-    "  rank      : 1 (local_rank: 1)\n"
-    "  exitcode  : 1 (pid: 8936)\n"
-    "  error_file: <N/A>\n"
-    "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n"
-    "------------------------------------------------------------\n"
-    "Root Cause (first observed failure):\n"
-    "[0]:\n"
-    "  time      : 2026-12-01_19:56:16\n"
-    "  host      : node0\n"
-    "  rank      : 0 (local_rank: 0)\n"
-    "  exitcode  : 1 (pid: 8932)\n"
-    "  error_file: <N/A>\n"
-    "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n"
-    "============================================================\n";
-
 static const char *KEYERROR =
     "Traceback (most recent call last):\n"
     "  File \"/w/train.py\", line 18, in main\n"
@@ -679,18 +644,69 @@ static const char *KEYERROR =
     "    return self.items[key]\n"
     "KeyError: 'path'\n";
 
+static void rank_from_path_and_frames(void **state)
+{
+    (void)state;
+    const struct source src[] = {
+        {"logs/none_x/attempt_0/0/stderr.log", CLOSED},
+        {"logs/none_x/attempt_0/1/stderr.log", CLOSED},
+        {"logs/none_x/attempt_0/2/stderr.log", KEYERROR},
+        {"logs/none_x/attempt_0/3/stderr.log", CLOSED},
+    };
+    struct fl_report *r = scan(src, 4);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "corrupt-data-sample");
+    assert_int_equal(fl_report_diagnosis_rank(r, 0), 2);
+    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "/w/data.py:11 in __getitem__"));
+    assert_null(strstr(r->note, "Only collateral"));
+    fl_report_free(r);
+}
+
+/* One failure of torchrun's summary (errors/__init__.py's template), as a node's agent lists it. */
+static void failure_block(struct buf *b, const char *host, long rank, long local)
+{
+    buf_printf(b, "[0]:\n"
+                  "  time      : 2026-12-01_19:56:16\n"
+                  "  host      : %s\n"
+                  "  rank      : %ld (local_rank: %ld)\n"
+                  "  exitcode  : 1 (pid: %ld)\n"
+                  "  error_file: <N/A>\n"
+                  "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n",
+               host, rank, local, 8900 + rank);
+}
+
+/* A node's summary: its workers' failures, the root cause last. */
+static void summary(struct buf *b, const char *host, long root, long root_local, long other,
+                    long other_local)
+{
+    buf_printf(b, "train.py FAILED\n------------------------------------------------------------\n"
+                  "Failures:\n");
+    if (other >= 0)
+        failure_block(b, host, other, other_local);
+    else
+        buf_printf(b, "  <NO_OTHER_FAILURES>\n");
+    buf_printf(b, "------------------------------------------------------------\n"
+                  "Root Cause (first observed failure):\n");
+    failure_block(b, host, root, root_local);
+    buf_printf(b, "============================================================\n");
+}
+
 /* Two nodes of two workers: node 1's per-rank folders and its console's [defaultN]: prefixes
  * carry local ranks 0 and 1, which are global ranks 2 and 3 (its summary says so). */
 static void local_ranks_of_another_node(void **state)
 {
     (void)state;
+    struct buf node0, node1;
+    buf_init(&node0, 4096);
+    buf_init(&node1, 4096);
+    summary(&node0, "node0", 0, 0, 1, 1);
+    summary(&node1, "node1", 3, 1, -1, -1);
     const struct source logs[] = {
         {"in/node0/none_a/attempt_0/0/stderr.log", CLOSED},
         {"in/node0/none_a/attempt_0/1/stderr.log", CLOSED},
         {"in/node1/none_b/attempt_0/0/stderr.log", CLOSED},
         {"in/node1/none_b/attempt_0/1/stderr.log", KEYERROR},
-        {"in/node0.log", NODE0_SUMMARY},
-        {"in/node1.log", NODE1_SUMMARY},
+        {"in/node0.log", node0.data},
+        {"in/node1.log", node1.data},
     };
     struct fl_report *r = scan(logs, 6);
     assert_string_equal(fl_report_diagnosis_id(r, 0), "corrupt-data-sample");
@@ -709,7 +725,7 @@ static void local_ranks_of_another_node(void **state)
         buf_printf(&tee, "[default1]:%.*s\n", (int)(nl - p), p);
         p = nl + 1;
     }
-    buf_printf(&tee, "%s", NODE1_SUMMARY);
+    buf_printf(&tee, "%s", node1.data);
     const struct source console[] = {{"in/node1.log", tee.data}};
     r = scan(console, 1);
     assert_string_equal(fl_report_diagnosis_id(r, 0), "corrupt-data-sample");
@@ -726,6 +742,8 @@ static void local_ranks_of_another_node(void **state)
     assert_string_equal(fl_report_diagnosis_id(r, 0), "corrupt-data-sample");
     assert_int_equal(fl_report_diagnosis_rank(r, 0), -1);
     fl_report_free(r);
+    buf_free(&node0);
+    buf_free(&node1);
 }
 
 static void script_stop_on_nan_loss(void **state)
