@@ -27,8 +27,7 @@
  *                                says it ended: exited on its own (child-failed), stopped while the
  *                                others waited (rank-stuck-outside-collective, rank0-long-work-
  *                                timeout on rank 0), or ended cleanly first (uneven-inputs-hang);
- *                                when the console cannot say which of equals it was, the one
- *                                torchrun saw exit first among them, or no rank;
+ *                                when the console cannot say which of equals it was, no rank;
  *   rule_late_arriver            or the one rank that found its peers gone while all others timed
  *                                out waiting: it came late (stuck, or rank 0's long work); on a
  *                                console that names no rank, the same shape without a rank.
@@ -752,8 +751,9 @@ static size_t job_ranks(const struct run_analysis *a, long *v)
  * lists with exitcode 1 (Python's exit on an uncaught exception) are taken to have raised those
  * consequences, and what is left over to be the stopped workers'. When fewer consequences were
  * printed than such ranks were listed, one of them printed nothing, but which one the console
- * does not say: *one is then true and the rank is the one torchrun saw exit first if it is among
- * them (a worker that left without a word leaves before its peers find it gone), else -1. */
+ * does not say: *one is then true and the rank -1. (torchrun's root cause does not tell either:
+ * without error files, failures its agent collected in one poll carry the same time, and the
+ * lowest rank is named first.) */
 static long silent_rank(const struct run_analysis *a, bool *one)
 {
     long v[JOB_RANKS_MAX];
@@ -799,9 +799,6 @@ static long silent_rank(const struct run_analysis *a, bool *one)
         at++;
     if (taken == 0 || !pooled[at] || taken == pool)
         return left; /* no consequence was handed out among equals */
-    for (size_t i = 0; i < n; i++)
-        if (pooled[i] && v[i] == a->launcher_root_rank)
-            return v[i];
     return -1;
 }
 
@@ -851,7 +848,7 @@ static bool rule_silent_rank(struct run_analysis *a)
         decided(a, &a->headline_rule, "silent_rank", "one rank listed with exitcode 1 printed no "
                 "traceback: child-failed");
         decided(a, &a->rank_rule, "silent_rank", "which rank printed nothing is not decided: the "
-                "consequences carry no rank and torchrun saw another exit first");
+                "consequences carry no rank");
         return true;
     }
     const struct launcher_failure *f = listed(a, s);
