@@ -6,7 +6,9 @@
  * rank only on the job's first node. Which node's first global rank that is, is known only once
  * the agent's summary (`rank : 3 (local_rank: 1)`, its host and error file) has been read, at
  * the end. So a local rank is stored as itself plus the node it was read on (a tag of the node's
- * console or run folder), and translated once, by the correlator, when the run is finished.
+ * console or run folder), and translated once, by the correlator, when the report is made. A
+ * snapshot (watch) translates what was read so far with what is known then, for good: a summary
+ * read later places only the lines after it.
  */
 #ifndef FL_RANKMAP_H
 #define FL_RANKMAP_H
