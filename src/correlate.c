@@ -1424,9 +1424,12 @@ static enum fl_status gather_candidates(struct correlator *c, struct extractor *
         const struct entry *e = &kb->entries[i];
         struct entry_state *st = &c->st[i];
         for (size_t j = 0; j < e->nsignals; j++)
-            if (e->signals[j].kind == SIGNAL_CONFIG)
-                st->counts[j] = config_eval(&e->signals[j].cfg,
-                                            facts_get(&x->facts, e->signals[j].cfg.fact));
+            if (e->signals[j].kind == SIGNAL_CONFIG) {
+                const struct config_test *t = &e->signals[j].cfg;
+                const char *other = config_value_fact(t);
+                st->counts[j] = config_eval_against(t, facts_get(&x->facts, t->fact),
+                                                    other ? facts_get(&x->facts, other) : t->value);
+            }
         if (!condition_eval(e, st->counts) || st->nranks == 0)
             continue;
         struct candidate *cd = &a->cands[a->ncand++];
@@ -1837,6 +1840,11 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
         char num[32];
         snprintf(num, sizeof num, "%lu", x->progress_lines);
         st = facts_add(&x->facts, "progress_lines", 14, num, strlen(num), false);
+    }
+    if (st == FL_OK && x->nline_hosts) {
+        char num[32];
+        snprintf(num, sizeof num, "%zu", x->nline_hosts);
+        st = facts_add(&x->facts, "hosts_seen", 10, num, strlen(num), false);
     }
     if (st == FL_OK)
         st = gather_ranks(c, x, r, &ranks, &a.nranks);

@@ -166,6 +166,7 @@ void extractor_free(struct extractor *x)
     free(x->nonfinite);
     free(x->seqnums);
     free(x->hosts);
+    free(x->line_hosts);
     free(x->chains);
     free(x->blocks);
     free(x->failures);
@@ -1020,6 +1021,18 @@ void extract_note_host(struct extractor *x, long rank, const char *host)
     x->nhosts++;
 }
 
+void extract_note_line_host(struct extractor *x, const char *host)
+{
+    if (!host[0])
+        return;
+    for (size_t i = 0; i < x->nline_hosts; i++)
+        if (strcmp(x->line_hosts[i], host) == 0)
+            return;
+    if (GROW(x->line_hosts, x->line_hosts_cap, x->nline_hosts, LINE_HOSTS_MAX) != FL_OK)
+        return; /* past the bound, or out of memory: the count only says "several" */
+    snprintf(x->line_hosts[x->nline_hosts++], HOST_MAX, "%s", host);
+}
+
 const char *extract_host_of(const struct extractor *x, long rank)
 {
     size_t at = host_slot(x, rank);
@@ -1152,6 +1165,8 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
     }
     for (size_t i = 0; i < src->nhosts; i++)
         extract_note_host(dst, src->hosts[i].rank, src->hosts[i].host);
+    for (size_t i = 0; i < src->nline_hosts; i++)
+        extract_note_line_host(dst, src->line_hosts[i]);
     if (st == FL_OK)
         st = stacks_merge(&dst->stacks, &src->stacks, m);
     return st;

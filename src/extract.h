@@ -126,6 +126,7 @@ struct line_verdict {
 };
 
 #define RANK_HOSTS_MAX 65536
+#define LINE_HOSTS_MAX 64 /* enough to tell one host from several */
 #define LAUNCHER_FAILURES_MAX 4096
 
 /* One failure of torchrun's summary: the worker's rank and how it ended. exitcode 1 is Python's
@@ -165,6 +166,9 @@ struct extractor {
     size_t nseqnums, seqnums_cap;
     struct rank_host *hosts;    /* which host each rank runs on, when a line says both */
     size_t nhosts, hosts_cap;
+    char (*line_hosts)[HOST_MAX]; /* the distinct hosts that matched lines name in their prefix
+                                     (NCCL's host:pid:tid, pdsh's host:), up to LINE_HOSTS_MAX */
+    size_t nline_hosts, line_hosts_cap;
     struct stacks stacks;       /* py-spy / faulthandler main-thread stacks per rank */
     struct chain_mark *chains;  /* pending chain markers, at most one per (source, rank) */
     size_t nchains, chains_cap;
@@ -224,6 +228,9 @@ bool extract_captures(struct extractor *x, const struct fl_kb *kb, int pattern,
 /* Records that rank runs on host (the first host seen for a rank wins). */
 void extract_note_host(struct extractor *x, long rank, const char *host);
 const char *extract_host_of(const struct extractor *x, long rank);
+/* Records a host named by a matched line's prefix, with or without a rank: a job's logs that
+ * name two hosts come from a job that spans two machines. */
+void extract_note_line_host(struct extractor *x, const char *host);
 /* Whether the progress pattern that matched line[0..n) up to `end` is followed by what a step
  * line has there (the literal forms need it; the others are exact). */
 bool extract_progress_shape(const char *line, size_t n, size_t end);

@@ -179,7 +179,13 @@ enum fl_status condition_compile(struct entry *e, const char *src, struct fl_err
 /* counts[i]: matches of signal i (config signals: 1 when true). */
 bool condition_eval(const struct entry *e, const unsigned long *counts);
 void condition_free(struct condition *c);
+/* value (a fact, NULL when absent) against the test's value; numbers and sizes ("546.00 MiB")
+ * compare numerically, other text case-insensitively. */
 bool config_eval(const struct config_test *t, const char *value);
+/* The same against another value: the fact config_value_fact names, for a test written
+ * `fact OP $other` (false when that fact is absent). */
+bool config_eval_against(const struct config_test *t, const char *value, const char *against);
+const char *config_value_fact(const struct config_test *t);
 enum fl_status config_parse(const char *src, struct config_test *out, char *why, size_t whylen);
 
 /* kb_atoms.c */

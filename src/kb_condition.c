@@ -7,7 +7,8 @@
  * stack, and that every name is resolved (and every typo reported with its column) up front.
  *
  * Config tests (`pipeline_model_parallel_size >= 4`) are parsed here too: they compare facts,
- * numerically when both sides are numbers.
+ * numerically when both sides are numbers or sizes; a value written `$name` is another fact
+ * (`oom_unallocated > $oom_tried`: two sizes captured from one message).
  */
 #include "kb.h"
 #include "status.h"
@@ -292,8 +293,16 @@ enum fl_status config_parse(const char *src, struct config_test *out, char *why,
     return out->fact && out->value ? FL_OK : FL_ERR_NOMEM;
 }
 
+/* A number, or a size as PyTorch's allocator and the other tools print it ("546.00 MiB", "3 GiB",
+ * "512 bytes"), in bytes: two sizes of one message compare whatever units each was printed in. */
 static bool as_number(const char *s, double *out)
 {
+    static const struct {
+        const char *unit;
+        double scale;
+    } units[] = {{"bytes", 1}, {"B", 1}, {"KiB", 1024.0}, {"MiB", 1048576.0},
+                 {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}, {"KB", 1e3}, {"MB", 1e6},
+                 {"GB", 1e9}, {"TB", 1e12}};
     char *end;
     errno = 0;
     *out = strtod(s, &end);
@@ -301,22 +310,39 @@ static bool as_number(const char *s, double *out)
         return false;
     while (isspace((unsigned char)*end))
         end++;
-    return *end == '\0';
+    if (*end == '\0')
+        return true;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(end, units[i].unit) == 0) { /* facts and values are stored trimmed */
+            *out *= units[i].scale;
+            return true;
+        }
+    return false;
 }
 
-bool config_eval(const struct config_test *t, const char *value)
+const char *config_value_fact(const struct config_test *t)
+{
+    return t->value && t->value[0] == '$' && t->value[1] ? t->value + 1 : NULL;
+}
+
+bool config_eval_against(const struct config_test *t, const char *value, const char *against)
 {
     if (t->op == CMP_PRESENT)
         return value != NULL;
     if (t->op == CMP_ABSENT)
         return value == NULL;
-    if (value == NULL)
+    if (value == NULL || against == NULL)
         return false;
     double a, b;
     int c;
-    if (as_number(value, &a) && as_number(t->value, &b))
+    if (as_number(value, &a) && as_number(against, &b))
         c = a < b ? -1 : a > b;
     else
-        c = strcasecmp(value, t->value);
+        c = strcasecmp(value, against);
     return cmp_long(c, t->op, 0);
+}
+
+bool config_eval(const struct config_test *t, const char *value)
+{
+    return config_eval_against(t, value, t->value);
 }

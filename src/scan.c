@@ -695,6 +695,7 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
     if (matched_any) {
         note_rank(s, lv.meta.rank);
         extract_note_host(&s->x, lv.meta.rank, lv.meta.host);
+        extract_note_line_host(&s->x, lv.meta.host);
         struct rank_live *rl = lv.meta.pid > 0 && lv.meta.rank >= 0 ? live_of(s, lv.meta.rank) : NULL;
         if (rl && rl->pid == 0)
             rl->pid = lv.meta.pid;

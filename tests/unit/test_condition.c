@@ -92,6 +92,20 @@ static void config_tests(void **state)
     assert_false(config_eval(&t, "eth0"));
     free(t.fact);
     free(t.value);
+    /* sizes compare in bytes, whatever unit each side was printed in */
+    assert_int_equal(config_parse("oom_free_cache > $oom_request", &t, why, sizeof why), FL_OK);
+    assert_string_equal(config_value_fact(&t), "oom_request");
+    assert_true(config_eval_against(&t, "736.86 MiB", "546.00 MiB"));
+    assert_true(config_eval_against(&t, "1.20 GiB", "900.00 MiB"));
+    assert_false(config_eval_against(&t, "736.86 MiB", "2.00 GiB"));
+    assert_false(config_eval_against(&t, "512 bytes", "1.00 KiB"));
+    assert_false(config_eval_against(&t, "736.86 MiB", NULL));
+    free(t.fact);
+    free(t.value);
+    assert_int_equal(config_parse("pipeline_model_parallel_size >= 4", &t, why, sizeof why), FL_OK);
+    assert_null(config_value_fact(&t));
+    free(t.fact);
+    free(t.value);
     assert_int_equal(config_parse("x ~ 3", &t, why, sizeof why), FL_ERR_KB);
     free(t.fact);
 }
