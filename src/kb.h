@@ -118,6 +118,8 @@ struct pattern {
     bool confirm;         /* Vectorscan finds only an atom or a prefilter: PCRE2 decides */
     char *literal;        /* a literal signal of which Vectorscan finds a window: the line must
                              hold all of it; NULL when hs_expr is the whole literal */
+    unsigned window_end;  /* with literal: where the window ends in it, so that the literal is
+                             looked for first where the window's match puts it */
 };
 
 /* What the build made of the shipped entries (kb_embedded.c): their pattern table and its
