@@ -118,6 +118,8 @@ struct pattern {
     bool confirm;         /* Vectorscan finds only an atom or a prefilter: PCRE2 decides */
     char *literal;        /* a literal signal of which Vectorscan finds a window: the line must
                              hold all of it; NULL when hs_expr is the whole literal */
+    unsigned window_end;  /* with literal: where the window ends in it, so that the literal is
+                             looked for first where the window's match puts it */
 };
 
 /* What the build made of the shipped entries (kb_embedded.c): their pattern table and its
@@ -181,9 +183,10 @@ void condition_free(struct condition *c);
  * compare numerically, other text case-insensitively. */
 bool config_eval(const struct config_test *t, const char *value);
 /* The same against another value: the fact config_value_fact names, for a test written
- * `fact OP $other` (false when that fact is absent). */
+ * `fact OP $other` or `fact OP $other*0.02` (a share of it; false when that fact is absent). */
 bool config_eval_against(const struct config_test *t, const char *value, const char *against);
-const char *config_value_fact(const struct config_test *t);
+/* The other fact's name, written into name (len bytes), or NULL when the value is not `$name`. */
+const char *config_value_fact(const struct config_test *t, char *name, size_t len);
 enum fl_status config_parse(const char *src, struct config_test *out, char *why, size_t whylen);
 
 /* kb_atoms.c */

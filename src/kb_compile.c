@@ -39,10 +39,12 @@ static char *hex_literal(const char *s, size_t n)
     return out;
 }
 
-/* What Vectorscan looks for to find text: its rarest window (kb_atoms.c). */
-static char *window_literal(const struct atom_model *m, const char *text)
+/* What Vectorscan looks for to find text: its rarest window (kb_atoms.c), which ends at *end
+ * in text. */
+static char *window_literal(const struct atom_model *m, const char *text, size_t *end)
 {
     size_t off, n = kb_atom_window(m, text, &off);
+    *end = off + n;
     return hex_literal(text + off, n);
 }
 
@@ -152,8 +154,10 @@ static enum fl_status build_signals(struct fl_kb *kb, const struct atom_model *m
             sig->pattern = (int)kb->npatterns;
             if (sig->kind == SIGNAL_LITERAL) {
                 bool whole = strlen(sig->text) <= ATOM_WINDOW || strchr(sig->text, '\n');
+                size_t end = 0;
                 p.hs_expr = whole ? hex_literal(sig->text, strlen(sig->text))
-                                  : window_literal(m, sig->text);
+                                  : window_literal(m, sig->text, &end);
+                p.window_end = (unsigned)end;
                 p.literal = whole ? NULL : xstrdup(sig->text);
                 if (p.hs_expr == NULL || (!whole && p.literal == NULL))
                     return FL_ERR_NOMEM;
@@ -183,7 +187,8 @@ static enum fl_status build_signals(struct fl_kb *kb, const struct atom_model *m
             for (size_t a = 0; a < natoms; a++) {
                 struct pattern q = p;
                 q.confirm = true;
-                q.hs_expr = window_literal(m, atoms[a]);
+                size_t end;
+                q.hs_expr = window_literal(m, atoms[a], &end);
                 q.pcre_expr = xstrdup(sig->text);
                 if (q.hs_expr == NULL || q.pcre_expr == NULL)
                     return FL_ERR_NOMEM;

@@ -8,7 +8,7 @@
  *
  * Config tests (`pipeline_model_parallel_size >= 4`) are parsed here too: they compare facts,
  * numerically when both sides are numbers or sizes; a value written `$name` is another fact
- * (`oom_unallocated > $oom_tried`: two sizes captured from one message).
+ * (`oom_free_cache > $oom_request`: two sizes captured from one message), `$name*0.02` a share of it.
  */
 #include "kb.h"
 #include "status.h"
@@ -320,9 +320,24 @@ static bool as_number(const char *s, double *out)
     return false;
 }
 
-const char *config_value_fact(const struct config_test *t)
+const char *config_value_fact(const struct config_test *t, char *name, size_t len)
 {
-    return t->value && t->value[0] == '$' && t->value[1] ? t->value + 1 : NULL;
+    if (!t->value || t->value[0] != '$' || !t->value[1])
+        return NULL;
+    size_t n = strcspn(t->value + 1, "*");
+    if (n == 0 || n >= len)
+        return NULL;
+    memcpy(name, t->value + 1, n);
+    name[n] = '\0';
+    return name;
+}
+
+/* The factor of a test written `fact OP $other*0.02`, or 1. */
+static double value_factor(const struct config_test *t)
+{
+    const char *star = t->value && t->value[0] == '$' ? strchr(t->value, '*') : NULL;
+    double k;
+    return star && as_number(star + 1, &k) ? k : 1.0;
 }
 
 bool config_eval_against(const struct config_test *t, const char *value, const char *against)
@@ -335,8 +350,10 @@ bool config_eval_against(const struct config_test *t, const char *value, const c
         return false;
     double a, b;
     int c;
-    if (as_number(value, &a) && as_number(against, &b))
+    if (as_number(value, &a) && as_number(against, &b)) {
+        b *= against == t->value ? 1.0 : value_factor(t);
         c = a < b ? -1 : a > b;
+    }
     else
         c = strcasecmp(value, against);
     return cmp_long(c, t->op, 0);

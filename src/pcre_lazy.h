@@ -15,7 +15,7 @@
 #endif
 #include <pcre2.h>
 
-#define PCRE_JIT_AFTER 32 /* uses of a pattern before it is JIT-compiled */
+#define PCRE_JIT_AFTER 256 /* uses of a pattern before it is JIT-compiled */
 
 /* *re, compiled from expr with pcre2_compile's options when it is NULL, and JIT-compiled at the
  * PCRE_JIT_AFTER-th call for it (*uses, zero at first, counts the calls up to there). NULL when

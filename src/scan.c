@@ -389,22 +389,32 @@ static struct time_view time_view(const struct source *so, const struct window *
                               carried ? so->carry.len : 0, carried ? so->carry_start : so->base};
 }
 
-/* A line holds a handful of matches: insertion sort beats qsort's calls through a pointer. */
-static void sort_ids(unsigned *ids, size_t n)
+/* A line holds a handful of matches: insertion sort beats qsort's calls through a pointer. The
+ * match ends tos[] move with their ids; the sort is stable. */
+static void sort_ids(unsigned *ids, uint64_t *tos, size_t n)
 {
     for (size_t i = 1; i < n; i++) {
         unsigned v = ids[i];
+        uint64_t t = tos[i];
         size_t j = i;
-        for (; j > 0 && ids[j - 1] > v; j--)
+        for (; j > 0 && ids[j - 1] > v; j--) {
             ids[j] = ids[j - 1];
+            tos[j] = tos[j - 1];
+        }
         ids[j] = v;
+        tos[j] = t;
     }
 }
 
-/* Whether line[0..n) holds needle (ASCII case folded when nocase). */
-static bool holds(const char *line, size_t n, const char *needle, bool nocase)
+/* Whether line[0..n) holds needle (ASCII case folded when nocase). at, when below n, is where
+ * needle is likely to start (where Vectorscan's match of a window of it puts it): looked at
+ * first, which spares the search of the whole line on a log where most lines are errors. */
+static bool holds(const char *line, size_t n, const char *needle, bool nocase, size_t at)
 {
     size_t k = strlen(needle);
+    if (at < n && k <= n - at &&
+        (nocase ? strncasecmp(line + at, needle, k) : memcmp(line + at, needle, k)) == 0)
+        return true;
     if (!nocase)
         return memmem(line, n, needle, k) != NULL;
     /* strncasecmp's own first test, inline: a call at every byte of every line was a tenth of
@@ -634,13 +644,16 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         st = extract_on_line(&s->x, &lv);
     bool matched_any = false; /* atoms and prefilters that PCRE2 or memmem turn down do not count */
     unsigned ids[64];
+    uint64_t tos[64];
     size_t nids = 0;
     bool step = false;
     for (size_t i = 0; i < nm; i++) {
         if (s->kb->patterns[m[i].id].builtin == BUILTIN_PROGRESS)
             step |= whole == NULL || extract_progress_shape(whole, (size_t)(le - ls), (size_t)(m[i].to - ls));
-        else if (nids < 64)
-            ids[nids++] = m[i].id;
+        else if (nids < 64) {
+            ids[nids] = m[i].id;
+            tos[nids++] = m[i].to;
+        }
     }
     if (step) {
         long rank = whole ? step_rank(so, whole, (size_t)(le - ls)) : lv.meta.rank;
@@ -648,7 +661,7 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         note_step(s, so, w, ls, le, so->lines + 1, rank, whole ? whole : lv.text,
                   whole ? (size_t)(le - ls) : lv.len);
     }
-    sort_ids(ids, nids);
+    sort_ids(ids, tos, nids);
     for (size_t i = 0; i < nids && st == FL_OK; i++) {
         if (i && ids[i] == ids[i - 1])
             continue;
@@ -662,7 +675,10 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         if (i && pat->entry == s->kb->patterns[ids[i - 1]].entry &&
             pat->signal == s->kb->patterns[ids[i - 1]].signal)
             continue; /* two atoms of one regex on one line: one line, one confirmation */
-        if (pat->literal && !holds(lv.text, lv.len, pat->literal, pat->nocase))
+        /* where the window's match puts the literal, on the line as read (SIZE_MAX: cleaned) */
+        size_t lit_at = lv.text == whole && tos[i] >= ls + pat->window_end
+                        ? (size_t)(tos[i] - ls - pat->window_end) : SIZE_MAX;
+        if (pat->literal && !holds(lv.text, lv.len, pat->literal, pat->nocase, lit_at))
             continue; /* Vectorscan found a window of the literal, not all of it */
         bool want_facts = s->corr.st[pat->entry].counts[pat->signal] < 4;
         if (pat->pcre_expr && (want_facts || pat->names_location || pat->confirm)) {

@@ -111,7 +111,7 @@ static void write_patterns(FILE *out, const struct fl_kb *kb)
         fprintf(out, ", .nocase = %d, .names_location = %d, .confirm = %d, .literal = ", p->nocase,
                 p->names_location, p->confirm);
         write_str(out, p->literal);
-        fputs("},\n", out);
+        fprintf(out, ", .window_end = %uU},\n", p->window_end);
     }
     fputs("};\n", out);
 }

@@ -94,7 +94,8 @@ static void config_tests(void **state)
     free(t.value);
     /* sizes compare in bytes, whatever unit each side was printed in */
     assert_int_equal(config_parse("oom_free_cache > $oom_request", &t, why, sizeof why), FL_OK);
-    assert_string_equal(config_value_fact(&t), "oom_request");
+    char name[64];
+    assert_string_equal(config_value_fact(&t, name, sizeof name), "oom_request");
     assert_true(config_eval_against(&t, "736.86 MiB", "546.00 MiB"));
     assert_true(config_eval_against(&t, "1.20 GiB", "900.00 MiB"));
     assert_false(config_eval_against(&t, "736.86 MiB", "2.00 GiB"));
@@ -103,7 +104,14 @@ static void config_tests(void **state)
     free(t.fact);
     free(t.value);
     assert_int_equal(config_parse("pipeline_model_parallel_size >= 4", &t, why, sizeof why), FL_OK);
-    assert_null(config_value_fact(&t));
+    assert_null(config_value_fact(&t, name, sizeof name));
+    free(t.fact);
+    free(t.value);
+    /* a share of another fact */
+    assert_int_equal(config_parse("oom_free_cache >= $oom_capacity*0.02", &t, why, sizeof why), FL_OK);
+    assert_string_equal(config_value_fact(&t, name, sizeof name), "oom_capacity");
+    assert_true(config_eval_against(&t, "736.86 MiB", "15.77 GiB"));
+    assert_false(config_eval_against(&t, "765.81 MiB", "79.10 GiB"));
     free(t.fact);
     free(t.value);
     assert_int_equal(config_parse("x ~ 3", &t, why, sizeof why), FL_ERR_KB);
