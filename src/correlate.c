@@ -1741,6 +1741,8 @@ static int cmp_rank_seen(const void *pa, const void *pb)
  * are one global rank (a node's console and its per-rank file) counted as one. */
 static void fold_rank_table(struct entry_state *st)
 {
+    if (st->nranks < 2)
+        return; /* nothing to fold; an empty table's pointer may be NULL, which qsort must not get */
     qsort(st->ranks, st->nranks, sizeof *st->ranks, cmp_rank_seen);
     size_t u = 0;
     for (size_t i = 0; i < st->nranks; i++) {
