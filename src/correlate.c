@@ -1426,7 +1426,7 @@ static enum fl_status gather_candidates(struct correlator *c, struct extractor *
         for (size_t j = 0; j < e->nsignals; j++)
             if (e->signals[j].kind == SIGNAL_CONFIG) {
                 const struct config_test *t = &e->signals[j].cfg;
-                char name[129]; /* facts.c FACT_KEY_MAX + 1 */
+                char name[FACT_KEY_MAX + 1];
                 const char *other = config_value_fact(t, name, sizeof name);
                 st->counts[j] = config_eval_against(t, facts_get(&x->facts, t->fact),
                                                     other ? facts_get(&x->facts, other) : t->value);

@@ -771,6 +771,16 @@ static void keep_failure(struct extractor *x, const struct launcher_failure *f)
         x->failures[x->nfailures++] = *f;
 }
 
+/* The named group of a field line of torchrun's summary ("  host      : node1"), or NULL. The
+ * agent prints its summary without a rank prefix: a line one claims is the program's own. */
+static const char *summary_field(struct extractor *x, const struct fl_kb *kb, int pattern,
+                                 const struct line_view *lv, const char *name, size_t *n)
+{
+    if (lv->meta.rank >= 0 || run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) <= 0)
+        return NULL;
+    return group(x, kb, pattern, lv->msg, name, n);
+}
+
 /* "  exitcode  : -9 (pid: 4104)" of torchrun's summary: how the failure being listed ended. */
 static void note_launcher_code(struct extractor *x, const struct fl_kb *kb, int pattern,
                                const struct line_view *lv)
@@ -778,8 +788,7 @@ static void note_launcher_code(struct extractor *x, const struct fl_kb *kb, int 
     size_t n;
     const char *c;
     struct launcher_block *b = block_of(x, lv->src, true);
-    if (b == NULL || lv->meta.rank >= 0 || run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) <= 0 ||
-        (c = group(x, kb, pattern, lv->msg, "code", &n)) == NULL)
+    if (b == NULL || (c = summary_field(x, kb, pattern, lv, "code", &n)) == NULL)
         return;
     struct launcher_failure f = {.rank = b->saw_rank ? b->rank : -1,
                                  .local_rank = b->saw_rank ? b->local_rank : -1,
@@ -799,8 +808,7 @@ static void note_launcher_host(struct extractor *x, const struct fl_kb *kb, int 
     size_t n;
     const char *h;
     struct launcher_block *b = block_of(x, lv->src, true);
-    if (b == NULL || lv->meta.rank >= 0 || run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) <= 0 ||
-        (h = group(x, kb, pattern, lv->msg, "lhost", &n)) == NULL)
+    if (b == NULL || (h = summary_field(x, kb, pattern, lv, "lhost", &n)) == NULL)
         return;
     n = n < HOST_MAX - 1 ? n : HOST_MAX - 1;
     memcpy(b->host, h, n);
@@ -814,8 +822,7 @@ static void note_launcher_error_file(struct extractor *x, const struct fl_kb *kb
 {
     size_t n, len, name;
     const char *p;
-    if (lv->meta.rank >= 0 || run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) <= 0 ||
-        (p = group(x, kb, pattern, lv->msg, "efile", &n)) == NULL)
+    if ((p = summary_field(x, kb, pattern, lv, "efile", &n)) == NULL)
         return;
     char path[1024];
     n = n < sizeof path - 1 ? n : sizeof path - 1;

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FACT_KEY_MAX 128
 #define FACT_VALUE_MAX 256
 
 void facts_init(struct facts *f)

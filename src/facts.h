@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #define FACTS_MAX 4096
+#define FACT_KEY_MAX 128 /* bytes of a key; a longer one is not kept */
 
 struct fact {
     char *key;

@@ -91,6 +91,12 @@ static bool path_names_host(const char *path, size_t run_name, const char *host)
     return false;
 }
 
+/* Whether a summary's failure gives its node's first global rank (rank - local_rank). */
+static bool places_node(const struct launcher_failure *f)
+{
+    return f->rank >= 0 && f->local_rank >= 0 && f->local_rank <= f->rank;
+}
+
 enum fl_status rankmap_build(struct rank_map *m, const char *const *sources, size_t nsources,
                              const struct launcher_failure *f, size_t nf)
 {
@@ -100,8 +106,7 @@ enum fl_status rankmap_build(struct rank_map *m, const char *const *sources, siz
     long first_base = 0;
     const char *first_host = NULL;
     for (size_t i = 0; i < nf && st == FL_OK; i++) {
-        if (f[i].rank < 0 || f[i].local_rank < 0 || f[i].local_rank > f[i].rank ||
-            f[i].src < 0 || (size_t)f[i].src >= nsources)
+        if (!places_node(&f[i]) || f[i].src < 0 || (size_t)f[i].src >= nsources)
             continue;
         long base = f[i].rank - f[i].local_rank;
         m->multi_node |= base != 0 || (have_base && base != first_base) ||
@@ -126,7 +131,7 @@ enum fl_status rankmap_build(struct rank_map *m, const char *const *sources, siz
             first_run = node;
         any_run = true;
         for (size_t i = 0; i < nf && st == FL_OK; i++) {
-            if (f[i].rank < 0 || f[i].local_rank < 0 || f[i].local_rank > f[i].rank)
+            if (!places_node(&f[i]))
                 continue;
             bool same_run = f[i].run[0] && len - name == strlen(f[i].run) &&
                             memcmp(sources[s] + name, f[i].run, len - name) == 0;

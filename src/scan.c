@@ -260,6 +260,13 @@ static long long step_number(const char *p, size_t n)
     return -1;
 }
 
+/* A rank as the scan keeps it: a local one (a per-rank folder, [defaultN]:) tagged with the
+ * source's node until the correlator knows which global rank it is (rankmap.h). */
+static long stored_rank(const struct source *so, long rank, bool local)
+{
+    return local ? rankmap_local(so->node, rank) : rank;
+}
+
 enum fl_status fl_scanner_open_source(struct fl_scanner *s, const char *name, int *src)
 {
     enum fl_status st = GROW(s->sources, s->sources_cap, s->nsources, SOURCES_MAX);
@@ -273,8 +280,7 @@ enum fl_status fl_scanner_open_source(struct fl_scanner *s, const char *name, in
     so->path_meta = (struct line_meta){.rank = -1, .ts_ms = TS_UNKNOWN};
     prefix_from_path(so->name, &so->path_meta);
     so->node = rankmap_node(so->name);
-    if (so->path_meta.rank_local)
-        so->path_meta.rank = rankmap_local(so->node, so->path_meta.rank);
+    so->path_meta.rank = stored_rank(so, so->path_meta.rank, so->path_meta.rank_local);
     note_rank(s, so->path_meta.rank);
     buf_init(&so->carry, LINE_CAP);
     scanner_time_init(&so->time, s->year);
@@ -445,11 +451,11 @@ static long step_rank(const struct source *so, const char *p, size_t n)
     long rank;
     bool local;
     if (prefix_torchrun_rank(p, n, &rank, NULL, &local))
-        return local ? rankmap_local(so->node, rank) : rank;
+        return stored_rank(so, rank, local);
     const char *le = memchr(p, '\n', n);
     struct line_meta m = so->path_meta;
     prefix_parse(p, le ? (size_t)(le - p) : n, &m, so->time.year);
-    return m.rank_local ? rankmap_local(so->node, m.rank) : m.rank;
+    return stored_rank(so, m.rank, m.rank_local);
 }
 
 /* Notes the step line [ls, le), numbered line_no, as rank's, with its own time: the same
@@ -620,8 +626,7 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
     lv.node = so->node;
     lv.meta = so->path_meta;
     prefix_parse(lv.text, lv.len, &lv.meta, so->time.year);
-    if (lv.meta.rank_local)
-        lv.meta.rank = rankmap_local(so->node, lv.meta.rank);
+    lv.meta.rank = stored_rank(so, lv.meta.rank, lv.meta.rank_local);
     struct time_view tv = time_view(so, w);
     if (lv.text != p || ls < so->base || n != (size_t)(le - ls) || n > SCANNER_TIME_PREFIX) {
         /* the line's own time by the rule the look-back uses too, from its start, not from
