@@ -981,9 +981,196 @@ static int headline_src(const struct run_analysis *a)
     return cd->st->nevents ? cd->st->events[0].src : -1;
 }
 
+/* ---------------------------------------------------------------- a console's own lines */
+
+#define CONSOLE_RANKS_MAX 256
+
+/* The ranks whose output one console (a node's torchrun, src) shows: those its lines about their
+ * rank name and those its agent's summary lists; 0 when they may not be all of its workers: with
+ * no summary, or fewer ranks than the agent listed and stopped (a worker killed by the agent and
+ * silent before is not named anywhere). A worker that raised is always among them: it exited
+ * with an error, and the agent lists (or, when it was still printing, stops) every such one. */
+static size_t console_ranks(const struct run_analysis *a, int src, long *v)
+{
+    size_t n = 0, listed = 0, stopped = 0;
+    for (size_t i = 0; i < a->nown && n < CONSOLE_RANKS_MAX; i++)
+        if (a->own[i].src == src && a->own[i].rank >= 0)
+            v[n++] = a->own[i].rank;
+    for (size_t i = 0; i < a->nfailures && n < CONSOLE_RANKS_MAX; i++)
+        if (a->failures[i].src == src && a->failures[i].rank >= 0) {
+            v[n++] = a->failures[i].rank;
+            listed++;
+        }
+    for (size_t i = 0; i < a->nstops; i++)
+        stopped += a->stops[i] == src;
+    n = unique_ranks(v, n);
+    return listed == 0 || n < listed + stopped ? 0 : n;
+}
+
+static const struct own_lines *own_of(const struct run_analysis *a, int src, long rank)
+{
+    for (size_t i = 0; i < a->nown; i++)
+        if (a->own[i].src == src && a->own[i].rank == rank)
+            return &a->own[i];
+    return NULL;
+}
+
+/* Whether the console's own lines came out as they were printed, line by line: the ranks' lines
+ * alternate (each rank's in two runs or more on average, runs of a few lines). A program whose
+ * standard output is a pipe or a file holds it in a block buffer (Python's, 8 KiB) unless told
+ * otherwise (PYTHONUNBUFFERED, flush=True, a terminal), and writes it out when full or when the
+ * process exits, after its own traceback: in runs of a hundred lines, or one run per rank. Then
+ * where a line stands says nothing of when it was printed. */
+static bool line_granular(const struct run_analysis *a, int src)
+{
+    unsigned long lines = 0, runs = 0, ranks = 0;
+    for (size_t i = 0; i < a->nown; i++)
+        if (a->own[i].src == src && a->own[i].rank >= 0) {
+            lines += a->own[i].lines;
+            runs += a->own[i].runs;
+            ranks++;
+        }
+    return ranks >= 2 && runs >= 2 * ranks && lines <= 4 * runs;
+}
+
+/* The unranked uncaught exception the headline stands on, or NULL: the exception itself, or
+ * the exception line a primary entry matched. */
+static const struct exception_event *headline_exception(const struct run_analysis *a)
+{
+    if (a->kind == HEADLINE_EXCEPTION)
+        return a->consequence || a->exc[a->top].rank >= 0 ? NULL : &a->exc[a->top];
+    const struct candidate *cd = &a->cands[a->top];
+    if (cand_entry(a, cd)->collateral)
+        return NULL;
+    for (size_t i = 0; i < cd->st->nevents; i++) {
+        const struct event *ev = &cd->st->events[i];
+        if (ev->seq != cd->first_seq)
+            continue;
+        for (size_t j = 0; j < a->nexc; j++)
+            if (a->exc[j].src == ev->src && a->exc[j].line_no == ev->line_no && a->exc[j].rank < 0)
+                return &a->exc[j];
+    }
+    return NULL;
+}
+
+/* A process that printed an uncaught exception's traceback has exited: a rank whose own line the
+ * console shows after that traceback did not raise it. When every other rank of the console did
+ * that, the one left raised it. Only where the console's lines came out as printed. */
+static bool rule_printed_after(struct run_analysis *a)
+{
+    const struct exception_event *e = headline_exception(a);
+    long v[CONSOLE_RANKS_MAX];
+    size_t n = e ? console_ranks(a, e->src, v) : 0;
+    if (n < 2 || !line_granular(a, e->src))
+        return false;
+    long left = -1;
+    size_t nleft = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct own_lines *o = own_of(a, e->src, v[i]);
+        if (o == NULL || o->line_no < e->line_no) {
+            nleft++;
+            left = v[i];
+        }
+    }
+    if (nleft != 1)
+        return false;
+    a->rank = left;
+    buf_printf(&a->why, "every other rank of the console printed a line of its own after the %s "
+               "was raised, so it was still running: rank %ld raised it", e->type, left);
+    decided(a, &a->rank_rule, "printed_after", "%zu of the console's %zu ranks printed their own "
+            "lines after %s (line %llu); rank %ld did not", n - 1, n, e->type,
+            (unsigned long long)e->line_no, left);
+    return true;
+}
+
+/* The source the headline was printed in; declared here for the rules on a console's lines. */
+static int headline_src(const struct run_analysis *a);
+
+/* A script that prints the same lines on every rank (each step's loss, "loaded shard") shows
+ * where each rank got to: when all ranks of the console but one printed the same number of such
+ * lines and that one printed fewer, it stopped first, before the point all others reached. Every
+ * count is complete only when every worker flushed its output: each exited by itself (the
+ * summary lists them all with an exit code, none killed by a signal or stopped by the agent), or
+ * the lines came out as printed. The rank must not have printed after the headline's exception. */
+static bool rule_fewest_own_lines(struct run_analysis *a)
+{
+    int src = headline_src(a);
+    long v[CONSOLE_RANKS_MAX];
+    size_t n = src >= 0 ? console_ranks(a, src, v) : 0;
+    if (n < 3)
+        return false;
+    bool flushed = true, granular = line_granular(a, src);
+    for (size_t i = 0; i < n && flushed; i++) {
+        const struct launcher_failure *f = listed(a, v[i]);
+        flushed = f && f->src == src && f->exitcode > 0;
+    }
+    if (!flushed && !granular)
+        return false;
+    long fewest = -1;
+    unsigned long least = 0, others = 0;
+    size_t at_least = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct own_lines *o = own_of(a, src, v[i]);
+        unsigned long c = o ? o->lines : 0;
+        if (fewest < 0 || c < least) {
+            if (fewest >= 0)
+                others = least;
+            fewest = v[i];
+            least = c;
+            at_least = 1;
+        } else if (c == least) {
+            at_least++;
+        } else if (others == 0) {
+            others = c;
+        } else if (c != others) {
+            return false; /* the others differ among themselves */
+        }
+    }
+    if (at_least != 1 || others == 0)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        const struct own_lines *o = own_of(a, src, v[i]);
+        if (v[i] != fewest && (o ? o->lines : 0) != others)
+            return false;
+    }
+    const struct exception_event *e = headline_exception(a);
+    const struct own_lines *o = own_of(a, src, fewest);
+    if (e && granular && o && o->line_no > e->line_no)
+        return false;
+    a->rank = fewest;
+    buf_printf(&a->why, "rank %ld printed %lu line(s) of its own where every other rank printed "
+               "%lu: it stopped first", fewest, least, others);
+    decided(a, &a->rank_rule, "fewest_own_lines", "rank %ld printed %lu own line(s), each of the "
+            "console's %zu other ranks %lu", fewest, least, n - 1, others);
+    return true;
+}
+
+/* Another failure that the agent which named rank as its root cause listed at the same second,
+ * or NULL. torchelastic stamps a failure with its error file's timestamp (@record) or, without
+ * one, with the time of the poll that found the worker dead, and names as root cause the failure
+ * of the lowest timestamp; ties go to the lowest local rank (the order it polls its workers in).
+ * Workers that died within one poll interval (5 s) all get that poll's time, so the root cause
+ * is then the lowest of them: a rank number, not an order. */
+static const struct launcher_failure *root_cause_tie(const struct run_analysis *a, long rank)
+{
+    const struct launcher_failure *root = NULL;
+    for (size_t i = 0; i < a->nfailures && root == NULL; i++)
+        if (a->failures[i].rank == rank && a->failures[i].root)
+            root = &a->failures[i];
+    if (root == NULL || root->time[0] == '\0')
+        return NULL;
+    for (size_t i = 0; i < a->nfailures; i++) {
+        const struct launcher_failure *f = &a->failures[i];
+        if (f != root && f->src == root->src && f->rank != rank && strcmp(f->time, root->time) == 0)
+            return f;
+    }
+    return NULL;
+}
+
 /* torchrun's root cause, of the agent whose console printed the headline when it names one: each
  * node's agent names the first of its own workers it saw exit, and another node's says nothing
- * of the ranks of this one. */
+ * of the ranks of this one. When it shares its second with another failure it names no rank (the
+ * rule still decides: no later rule may guess one). */
 static bool rule_launcher_hint(struct run_analysis *a)
 {
     int src = headline_src(a);
@@ -997,6 +1184,14 @@ static bool rule_launcher_hint(struct run_analysis *a)
         }
     if (rank < 0)
         return false;
+    const struct launcher_failure *tie = root_cause_tie(a, rank);
+    if (tie) {
+        decided(a, &a->rank_rule, "launcher_hint", "torchrun names rank %ld as the first failure, "
+                "but lists rank %ld at the same second (%s): it names the lowest rank of those its "
+                "agent found at once, which says nothing of which failed first", rank, tie->rank,
+                tie->time);
+        return true;
+    }
     a->rank = rank;
     buf_printf(&a->why, "rank %ld is the first failure torchrun observed: the first process its "
                "agent saw exit, a hint only", a->rank);
@@ -1060,7 +1255,8 @@ void correlator_decide(struct run_analysis *a)
      * and the launcher's say nothing about which of that host's ranks it hit */
     if (a->kind == HEADLINE_CANDIDATE && a->cands[a->top].host[0])
         return;
-    if (rule_elimination(a) || rule_launcher_hint(a))
+    if (rule_elimination(a) || rule_printed_after(a) || rule_fewest_own_lines(a) ||
+        rule_launcher_hint(a))
         return;
 }
 
@@ -1389,7 +1585,7 @@ static enum fl_status analyse_progress(struct extractor *x, struct run_analysis 
 static enum fl_status gather_ranks(const struct correlator *c, const struct extractor *x,
                                    const struct fl_report *r, long **out, size_t *n)
 {
-    size_t cap = r->nranks + x->nexceptions + x->nprogress + x->stacks.n + 1;
+    size_t cap = r->nranks + x->nexceptions + x->nprogress + x->nown + x->stacks.n + 1;
     for (size_t i = 0; i < c->kb->nentries; i++)
         cap += c->st[i].nranks;
     long *v = malloc(cap * sizeof *v);
@@ -1402,6 +1598,8 @@ static enum fl_status gather_ranks(const struct correlator *c, const struct extr
         v[k++] = x->exceptions[i].rank;
     for (size_t i = 0; i < x->nprogress; i++)
         v[k++] = x->progress[i].rank;
+    for (size_t i = 0; i < x->nown; i++)
+        v[k++] = x->own[i].rank;
     for (size_t i = 0; i < x->stacks.n; i++)
         v[k++] = x->stacks.items[i].rank;
     for (size_t i = 0; i < c->kb->nentries; i++)
@@ -1793,6 +1991,8 @@ static enum fl_status remap_local_ranks(struct correlator *c, struct extractor *
         REMAP(x->exceptions[i].rank);
     for (size_t i = 0; i < x->nprogress; i++)
         REMAP(x->progress[i].rank);
+    for (size_t i = 0; i < x->nown; i++)
+        REMAP(x->own[i].rank);
     for (size_t i = 0; i < x->nnonfinite; i++)
         REMAP(x->nonfinite[i].rank);
     for (size_t i = 0; i < x->nseqnums; i++)
@@ -1823,6 +2023,8 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
     a.nexc = x->nexceptions;
     a.progress = x->progress;
     a.nprogress = x->nprogress;
+    a.own = x->own;
+    a.nown = x->nown;
     a.seqnums = x->seqnums;
     a.nseqnums = x->nseqnums;
     a.nonfinite = x->nonfinite;

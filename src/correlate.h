@@ -99,6 +99,9 @@ struct run_analysis {
     size_t nexc;
     const struct progress *progress;     /* the last step line of each (source, rank) */
     size_t nprogress;
+    const struct own_lines *own;         /* per (source, rank): the script's own lines about its
+                                            rank ("[rank 3] step 4 ..."), extract.h */
+    size_t nown;
     const struct progress *nonfinite;    /* the first line of each (source, rank) that printed
                                             its loss as nan or inf */
     size_t nnonfinite;

@@ -52,6 +52,9 @@ static const struct builtin_pattern builtins[] = {
     {BUILTIN_PROGRESS, " iteration [ 1-9]", 0, NULL},
     {BUILTIN_PROGRESS, "\\{'loss': ", 0, NULL},
     {BUILTIN_PROGRESS, "step=[0-9]+, skipped=[0-9]+|Epoch [0-9]+: +[0-9]+%\\|", 0, NULL},
+    /* a training script's own line about its rank, print(f"[rank {rank}] ..."): read like step
+     * lines, only the last of each rank and how many (scan.c) */
+    {BUILTIN_RANK_LINE, "\\[rank [0-9]{1,7}\\] ", 0, NULL},
     {BUILTIN_WATCHDOG_SEQ, "WorkNCCL\\(SeqNum=[0-9]+, OpType=", 0,
      "WorkNCCL\\(SeqNum=(?<seq>[0-9]+), OpType=(?<op>[A-Za-z_]+)"},
     {BUILTIN_WATCHDOG_SEQ, "last enqueued NCCL work: [0-9]+", HS_FLAG_CASELESS,
@@ -81,6 +84,9 @@ static const struct builtin_pattern builtins[] = {
      * ("<N/A>" without @record). They map a node's local ranks to global ones (rankmap.h). */
     {BUILTIN_LAUNCHER_HOST, "host {2,}: [^ <]", 0, "host {2,}: (?<lhost>[^ ]+)"},
     {BUILTIN_LAUNCHER_ERRFILE, "error_file: [^ <]", 0, "error_file: (?<efile>[^ ]+)"},
+    /* the same template's first line: "  time      : 2026-12-01_18:55:20" */
+    {BUILTIN_LAUNCHER_TIME, "time {2,}: [0-9]{4}-[0-9]{2}-[0-9]{2}_[0-9]{2}:[0-9]{2}:[0-9]{2}", 0,
+     "time {2,}: (?<ltime>[0-9]{4}-[0-9]{2}-[0-9]{2}_[0-9]{2}:[0-9]{2}:[0-9]{2})"},
     /* torchelastic's monitor (multiprocessing/api.py): "failed (exitcode: -9) local_rank: 3 (pid:
      * 4104) of binary: /usr/bin/python3", one line per failed worker, the first one first */
     {BUILTIN_LAUNCHER_EXIT, "failed \\(exitcode: -?[0-9]+\\) local_rank: [0-9]+ \\(pid: ", 0,
@@ -163,6 +169,7 @@ void extractor_free(struct extractor *x)
         exception_free(&x->exceptions[i]);
     free(x->exceptions);
     free(x->progress);
+    free(x->own);
     free(x->nonfinite);
     free(x->seqnums);
     free(x->hosts);
@@ -473,6 +480,28 @@ void extract_note_progress(struct extractor *x, const struct line_view *lv, unsi
     x->progress_lines += lines;
     if (lv != NULL)
         keep_progress(x, &(struct progress){lv->meta.rank, lv->src, lv->line_no, lv->meta.ts_ms});
+}
+
+void extract_note_own_lines(struct extractor *x, int src, long rank, uint64_t line_no,
+                            unsigned long lines, unsigned long runs)
+{
+    /* consecutive calls mostly concern one record: try the last one first */
+    size_t i = x->own_last < x->nown ? x->own_last : 0;
+    for (size_t k = 0; k < x->nown; k++, i = (i + 1) % x->nown) {
+        struct own_lines *o = &x->own[i];
+        if (o->src == src && o->rank == rank) {
+            o->lines += lines;
+            o->runs += runs;
+            if (line_no > o->line_no)
+                o->line_no = line_no;
+            x->own_last = i;
+            return;
+        }
+    }
+    if (GROW(x->own, x->own_cap, x->nown, PROGRESS_MAX) == FL_OK) {
+        x->own_last = x->nown;
+        x->own[x->nown++] = (struct own_lines){rank, src, line_no, lines, runs};
+    }
 }
 
 /* Keeps rec as its (source, rank)'s last collective, when its sequence number is the highest. */
@@ -795,8 +824,10 @@ static void note_launcher_code(struct extractor *x, const struct fl_kb *kb, int 
                                  .exitcode = (int)strtol(c, NULL, 10), .src = lv->src,
                                  .line_no = lv->line_no, .block_pending = !b->saw_rank};
     memcpy(f.host, b->host, sizeof f.host);
+    memcpy(f.time, b->time, sizeof f.time);
     f.root = b->saw_rank && b->root;
     b->host[0] = '\0';
+    b->time[0] = '\0';
     b->root = false;
     keep_failure(x, &f);
 }
@@ -813,6 +844,20 @@ static void note_launcher_host(struct extractor *x, const struct fl_kb *kb, int 
     n = n < HOST_MAX - 1 ? n : HOST_MAX - 1;
     memcpy(b->host, h, n);
     b->host[n] = '\0';
+}
+
+/* "  time      : 2026-12-01_18:55:20": the time of the failure listed next. */
+static void note_launcher_time(struct extractor *x, const struct fl_kb *kb, int pattern,
+                               const struct line_view *lv)
+{
+    size_t n;
+    const char *t;
+    struct launcher_block *b = block_of(x, lv->src, true);
+    if (b == NULL || (t = summary_field(x, kb, pattern, lv, "ltime", &n)) == NULL ||
+        n != LAUNCHER_TIME_LEN)
+        return;
+    memcpy(b->time, t, n);
+    b->time[n] = '\0';
 }
 
 /* "  error_file: <path>/<run>/attempt_0/1/error.json", after the exitcode line: the run folder of
@@ -959,6 +1004,9 @@ enum fl_status extract_on_match(struct extractor *x, const struct fl_kb *kb, int
         return FL_OK;
     case BUILTIN_LAUNCHER_ERRFILE:
         note_launcher_error_file(x, kb, pattern, lv);
+        return FL_OK;
+    case BUILTIN_LAUNCHER_TIME:
+        note_launcher_time(x, kb, pattern, lv);
         return FL_OK;
     case BUILTIN_LAUNCHER_STOP:
         if (GROW(x->stops, x->stops_cap, x->nstops, LAUNCHER_FAILURES_MAX) == FL_OK)
@@ -1157,6 +1205,11 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
         p.line_no += p.src == 0 ? line_offset : 0;
         p.src += src_offset;
         keep_progress(dst, &p);
+    }
+    for (size_t i = 0; i < src->nown; i++) {
+        const struct own_lines *o = &src->own[i];
+        uint64_t line = o->line_no + (o->line_no && o->src == 0 ? line_offset : 0);
+        extract_note_own_lines(dst, o->src + src_offset, o->rank, line, o->lines, o->runs);
     }
     for (size_t i = 0; i < src->nnonfinite; i++) {
         struct progress p = src->nonfinite[i];

@@ -92,6 +92,17 @@ struct progress {
     int64_t ts_ms;
 };
 
+/* A script's own lines of one rank in one source ("[rank 3] step 4 loss 2.31", printed by the
+ * program, not by a launcher or a library): how many, the last one, and in how many separate
+ * runs (a line whose previous such line in the source is another rank's starts a run). */
+struct own_lines {
+    long rank;
+    int src;
+    uint64_t line_no;        /* the last one */
+    unsigned long lines;
+    unsigned long runs;
+};
+
 struct seqnum {
     long rank;
     long seq;
@@ -101,6 +112,9 @@ struct seqnum {
 };
 
 struct tb_state;
+
+/* torchrun's summary gives each failure's time to the second: "2026-12-01_18:55:20" */
+#define LAUNCHER_TIME_LEN 19
 
 /* What torchrun's failure summary says, per source: the rank of the failure being listed (its
  * traceback follows), and the rank under "Root Cause (first observed failure)". */
@@ -114,6 +128,7 @@ struct launcher_block {
     long head_rank;          /* the first one, or -1 */
     bool head_settled;       /* ... and a root-cause marker of this piece came before it */
     char host[HOST_MAX];     /* the host of the failure being listed, until its exitcode line */
+    char time[LAUNCHER_TIME_LEN + 1]; /* ... and its time */
     bool root;               /* ... and it is the root cause */
 };
 
@@ -141,6 +156,9 @@ struct launcher_failure {
     bool block_pending;      /* its rank line is in the piece of the file before this one */
     bool root;               /* listed under "Root Cause (first observed failure)" */
     char host[HOST_MAX];     /* "host      : node1", or "" */
+    char time[LAUNCHER_TIME_LEN + 1]; /* "time      : 2026-12-01_18:55:20": when the agent saw
+                                it (the error file's timestamp with @record, else the time of
+                                the agent's poll that found it), or "" */
     char run[RUN_FOLDER_MAX]; /* the run folder of "error_file: <run>/attempt_K/N/error.json",
                                 or "" (no @record: "<N/A>") */
 };
@@ -162,6 +180,8 @@ struct extractor {
     unsigned long progress_lines;
     size_t progress_last;       /* the record the previous step line updated */
     size_t nprogress, progress_cap;
+    struct own_lines *own;      /* per (source, rank): a script's own lines about its rank */
+    size_t nown, own_cap, own_last;
     struct seqnum *seqnums;     /* the highest watchdog SeqNum reported by each rank */
     size_t nseqnums, seqnums_cap;
     struct rank_host *hosts;    /* which host each rank runs on, when a line says both */
@@ -237,6 +257,10 @@ bool extract_progress_shape(const char *line, size_t n, size_t end);
 /* A training progress line (step, iteration, loss) of lv's source and rank, the last of `lines`
  * such lines; lv NULL: only counts them. */
 void extract_note_progress(struct extractor *x, const struct line_view *lv, unsigned long lines);
+/* Adds `lines` own lines of rank in src, `runs` of them starting a run, the last at line_no (0:
+ * not known here: a later call tells it). */
+void extract_note_own_lines(struct extractor *x, int src, long rank, uint64_t line_no,
+                            unsigned long lines, unsigned long runs);
 /* True while src has an open traceback and wants every next line. */
 bool extract_following(const struct extractor *x, int src);
 enum fl_status extract_on_line(struct extractor *x, const struct line_view *lv);

@@ -103,6 +103,8 @@ enum builtin {
     BUILTIN_LOSS_NONFINITE, /* a loss printed as nan or inf: "loss: nan", "local loss inf" */
     BUILTIN_LAUNCHER_HOST, /* torchrun's summary: "  host      : node1" */
     BUILTIN_LAUNCHER_ERRFILE, /* torchrun's summary: "  error_file: <run>/attempt_0/1/error.json" */
+    BUILTIN_LAUNCHER_TIME, /* torchrun's summary: "  time      : 2026-12-01_18:55:20" */
+    BUILTIN_RANK_LINE,     /* a training script's own line about its rank: "[rank 3] step 4 ..." */
     BUILTIN_COUNT
 };
 

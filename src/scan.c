@@ -23,6 +23,7 @@
 #include "status.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -56,12 +57,19 @@ struct source {
     size_t npending, pending_cap;
     struct source_time time;
     bool tail;              /* fed past the end of its segment (scanner_feed_tail) */
+    long own_rank;          /* the rank of the last own line noted (extract.h), OWN_NONE */
     uint64_t segment_lines; /* lines at the end of the segment */
 };
 
-/* A step line's match, kept for note_steps: every step line lies whole in its chunk. */
+/* No own line noted yet in the source. */
+#define OWN_NONE LONG_MIN
+
+/* A step line's match, kept for note_steps: every step line lies whole in its chunk. A script's
+ * own line about its rank ("[rank 3] ...", struct own_lines) is read the same way: only the last
+ * of each rank is numbered, the others only counted. */
 struct step {
     uint64_t to;    /* where the match ends */
+    bool own;       /* an own line, not a step line */
     uint64_t start; /* note_steps': where its line starts */
     long rank;      /* note_steps' */
     bool kept;      /* the last step line of its rank among those noted together */
@@ -81,6 +89,7 @@ struct rank_live {
  * end (flush_steps), unless a later line of the rank replaces it. */
 struct held_step {
     long rank;
+    bool own;
     uint64_t start, end, line_no;
 };
 
@@ -278,6 +287,7 @@ enum fl_status fl_scanner_open_source(struct fl_scanner *s, const char *name, in
     if (so->name == NULL)
         return FL_ERR_NOMEM;
     so->path_meta = (struct line_meta){.rank = -1, .ts_ms = TS_UNKNOWN};
+    so->own_rank = OWN_NONE;
     prefix_from_path(so->name, &so->path_meta);
     so->node = rankmap_node(so->name);
     so->path_meta.rank = stored_rank(so, so->path_meta.rank, so->path_meta.rank_local);
@@ -311,9 +321,10 @@ static int on_match(unsigned id, unsigned long long from, unsigned long long to,
     struct fl_scanner *s = ctx;
     struct source *so = s->cur;
     /* a step line whole in the chunk goes to note_steps, never through process() */
-    if (s->kb->patterns[id].builtin == BUILTIN_PROGRESS && to > s->steps_from &&
+    enum builtin b = s->kb->patterns[id].builtin;
+    if ((b == BUILTIN_PROGRESS || b == BUILTIN_RANK_LINE) && to > s->steps_from &&
         to <= s->steps_to && GROW(s->steps, s->steps_cap, s->nsteps, STEPS_MAX) == FL_OK) {
-        s->steps[s->nsteps++] = (struct step){.to = to};
+        s->steps[s->nsteps++] = (struct step){.to = to, .own = b == BUILTIN_RANK_LINE};
         return 0;
     }
     if (GROW(so->pending, so->pending_cap, so->npending, PENDING_MAX) != FL_OK) {
@@ -458,6 +469,19 @@ static long step_rank(const struct source *so, const char *p, size_t n)
     return stored_rank(so, m.rank, m.rank_local);
 }
 
+/* The rank of an own line's "[rank N] " that ends at p[n]: the number the program printed, a
+ * global rank. Each one counts, even where two ranks' writes met on one line. */
+static long own_rank(const char *p, size_t n)
+{
+    size_t i = n >= 2 ? n - 2 : 0; /* at the ']' */
+    long rank = 0, scale = 1;
+    while (i > 0 && p[i - 1] >= '0' && p[i - 1] <= '9' && scale <= 1000000) {
+        rank += (p[--i] - '0') * scale;
+        scale *= 10;
+    }
+    return scale > 1 ? rank : -1;
+}
+
 /* Notes the step line [ls, le), numbered line_no, as rank's, with its own time: the same
  * record whether note_steps or handle_line notes it. */
 static void note_step(struct fl_scanner *s, struct source *so, const struct window *w,
@@ -493,39 +517,78 @@ static void count_step(struct fl_scanner *s, long rank)
 }
 
 /* Drops rank's held step line, which a later line of the rank replaces. */
-static void drop_held(struct fl_scanner *s, long rank)
+static void drop_held(struct fl_scanner *s, long rank, bool own)
 {
     for (size_t i = 0; i < s->nheld; i++)
-        if (s->held[i].rank == rank) {
-            count_step(s, rank);
+        if (s->held[i].rank == rank && s->held[i].own == own) {
+            if (!own)
+                count_step(s, rank); /* own lines were counted when note_steps read them */
             s->held[i] = s->held[--s->nheld];
             return;
         }
 }
 
-/* Holds the step line [start, end), numbered line_no, as rank's last in the chunk so far; noted
- * at once when STEP_RANKS_MAX ranks are held already. */
-static void hold_step(struct fl_scanner *s, struct source *so, const struct window *w,
-                      uint64_t start, uint64_t end, uint64_t line_no, long rank)
+/* An own line of rank, numbered line_no, is the last of the rank in its source so far. */
+static void note_own_line(struct fl_scanner *s, struct source *so, long rank, uint64_t line_no)
 {
-    drop_held(s, rank);
-    if (s->nheld < STEP_RANKS_MAX) {
-        s->held[s->nheld++] = (struct held_step){rank, start, end, line_no};
-        return;
-    }
-    const char *p = w->chunk + (start - so->base);
-    note_step(s, so, w, start, end, line_no, rank, p, (size_t)(end - start));
+    note_rank(s, rank);
+    extract_note_own_lines(&s->x, (int)(so - s->sources), rank, line_no, 0, 0);
+}
+
+static void note_held(struct fl_scanner *s, struct source *so, const struct window *w,
+                      const struct held_step *h)
+{
+    const char *p = w->chunk + (h->start - so->base);
+    if (h->own)
+        note_own_line(s, so, h->rank, h->line_no);
+    else
+        note_step(s, so, w, h->start, h->end, h->line_no, h->rank, p, (size_t)(h->end - h->start));
+}
+
+/* Holds the step (or own) line [start, end), numbered line_no, as rank's last in the chunk so
+ * far; noted at once when STEP_RANKS_MAX ranks are held already. */
+static void hold_step(struct fl_scanner *s, struct source *so, const struct window *w,
+                      const struct held_step *h)
+{
+    drop_held(s, h->rank, h->own);
+    if (s->nheld < STEP_RANKS_MAX)
+        s->held[s->nheld++] = *h;
+    else
+        note_held(s, so, w, h);
 }
 
 /* Notes the held step lines: the last of each rank in the chunk. */
 static void flush_steps(struct fl_scanner *s, struct source *so, const struct window *w)
 {
-    for (size_t i = 0; i < s->nheld; i++) {
-        const struct held_step *h = &s->held[i];
-        const char *p = w->chunk + (h->start - so->base);
-        note_step(s, so, w, h->start, h->end, h->line_no, h->rank, p, (size_t)(h->end - h->start));
-    }
+    for (size_t i = 0; i < s->nheld; i++)
+        note_held(s, so, w, &s->held[i]);
     s->nheld = 0;
+}
+
+/* The own lines of each rank that note_steps reads at once: how many, and how many of them start
+ * a run. A rank beyond STEP_RANKS_MAX of them goes to the extractor line by line. */
+struct own_tally {
+    long rank[STEP_RANKS_MAX];
+    unsigned long lines[STEP_RANKS_MAX], runs[STEP_RANKS_MAX];
+    size_t n;
+};
+
+static void tally_own(struct fl_scanner *s, struct source *so, struct own_tally *t, long rank,
+                      unsigned long lines, unsigned long runs)
+{
+    size_t r = 0;
+    while (r < t->n && t->rank[r] != rank)
+        r++;
+    if (r == t->n && t->n < STEP_RANKS_MAX) {
+        t->rank[t->n++] = rank;
+        t->lines[r] = t->runs[r] = 0;
+    }
+    if (r < t->n) {
+        t->lines[r] += lines;
+        t->runs[r] += runs;
+    } else {
+        extract_note_own_lines(&s->x, (int)(so - s->sources), rank, 0, lines, runs);
+    }
 }
 
 /* Step lines are the commonest match by far, and all one tells is that its rank was still
@@ -545,10 +608,14 @@ static void note_steps(struct fl_scanner *s, struct source *so, const struct win
     s->steps_noted = hi;
     const char *end = w->chunk + (s->steps_to - so->base); /* the chunk's last '\n' */
     long ranks[STEP_RANKS_MAX];
+    bool owns[STEP_RANKS_MAX];
     unsigned long also[STEP_RANKS_MAX]; /* per rank: its step lines that are not noted */
     size_t nranks = 0;
     unsigned long lines = 0, kept = 0;
     uint64_t counted = UINT64_MAX; /* the start of the last line counted */
+    struct own_tally tally = {.n = 0};
+    long newest_own = OWN_NONE, newer_own = OWN_NONE; /* the ranks of the newest own line, and of
+                                                         the one after the line read */
     for (size_t k = hi; k-- > lo;) {
         struct step *st = &s->steps[k];
         const char *at = w->chunk + (st->to - so->base);
@@ -556,13 +623,23 @@ static void note_steps(struct fl_scanner *s, struct source *so, const struct win
         st->start = nl ? so->base + (uint64_t)(nl + 1 - w->chunk) : so->base;
         st->kept = false;
         const char *p = w->chunk + (st->start - so->base);
-        if (st->start == counted || !extract_progress_shape(p, (size_t)(end - p), (size_t)(at - p)))
-            continue; /* a second match on a counted line, or not a step line's shape */
-        counted = st->start;
-        lines++;
-        st->rank = step_rank(so, p, (size_t)(end - p));
+        if (st->own) {
+            st->rank = own_rank(p, (size_t)(at - p));
+            tally_own(s, so, &tally, st->rank, 1, 0);
+            if (newer_own != OWN_NONE && newer_own != st->rank)
+                tally_own(s, so, &tally, newer_own, 0, 1); /* the line after this one starts a run */
+            if (newest_own == OWN_NONE)
+                newest_own = st->rank;
+            newer_own = st->rank;
+        } else {
+            if (st->start == counted || !extract_progress_shape(p, (size_t)(end - p), (size_t)(at - p)))
+                continue; /* a second match on a counted line, or not a step line's shape */
+            counted = st->start;
+            lines++;
+            st->rank = step_rank(so, p, (size_t)(end - p));
+        }
         size_t r = 0;
-        while (r < nranks && ranks[r] != st->rank)
+        while (r < nranks && (ranks[r] != st->rank || owns[r] != st->own))
             r++;
         if (r < nranks) {
             also[r]++;
@@ -570,11 +647,20 @@ static void note_steps(struct fl_scanner *s, struct source *so, const struct win
         }
         if (nranks < STEP_RANKS_MAX) {
             also[nranks] = 0;
+            owns[nranks] = st->own;
             ranks[nranks++] = st->rank;
         }
         st->kept = true;
-        kept++;
+        kept += !st->own;
     }
+    /* the oldest own line read starts a run unless the source's last one before it was its rank's */
+    if (newer_own != OWN_NONE && so->own_rank != newer_own)
+        tally_own(s, so, &tally, newer_own, 0, 1);
+    if (newest_own != OWN_NONE)
+        so->own_rank = newest_own;
+    for (size_t r = 0; r < tally.n; r++)
+        extract_note_own_lines(&s->x, (int)(so - s->sources), tally.rank[r], 0, tally.lines[r],
+                               tally.runs[r]);
     for (size_t k = lo; k < hi; k++) {
         const struct step *st = &s->steps[k];
         if (!st->kept)
@@ -582,12 +668,13 @@ static void note_steps(struct fl_scanner *s, struct source *so, const struct win
         count_lines_to(so, w, st->start);
         const char *p = w->chunk + (st->start - so->base);
         const char *le = memchr(p, '\n', (size_t)(end - p) + 1);
-        hold_step(s, so, w, st->start, so->base + (uint64_t)(le - w->chunk), so->lines + 1, st->rank);
+        hold_step(s, so, w, &(struct held_step){st->rank, st->own, st->start,
+                                                so->base + (uint64_t)(le - w->chunk), so->lines + 1});
     }
     if (lines > kept)
         extract_note_progress(&s->x, NULL, lines - kept);
     for (size_t r = 0; r < nranks; r++) {
-        struct rank_live *rl = also[r] && ranks[r] >= 0 ? live_of(s, ranks[r]) : NULL;
+        struct rank_live *rl = also[r] && ranks[r] >= 0 && !owns[r] ? live_of(s, ranks[r]) : NULL;
         if (rl)
             rl->lines += also[r];
     }
@@ -652,9 +739,14 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
     uint64_t tos[64];
     size_t nids = 0;
     bool step = false;
+    long own[8];
+    size_t nown = 0;
     for (size_t i = 0; i < nm; i++) {
-        if (s->kb->patterns[m[i].id].builtin == BUILTIN_PROGRESS)
+        enum builtin b = s->kb->patterns[m[i].id].builtin;
+        if (b == BUILTIN_PROGRESS)
             step |= whole == NULL || extract_progress_shape(whole, (size_t)(le - ls), (size_t)(m[i].to - ls));
+        else if (b == BUILTIN_RANK_LINE && nown < 8)
+            own[nown++] = whole ? own_rank(whole, (size_t)(m[i].to - ls)) : lv.meta.rank;
         else if (nids < 64) {
             ids[nids] = m[i].id;
             tos[nids++] = m[i].to;
@@ -662,9 +754,16 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
     }
     if (step) {
         long rank = whole ? step_rank(so, whole, (size_t)(le - ls)) : lv.meta.rank;
-        drop_held(s, rank); /* noted before this line's, it would overwrite what this one tells */
+        drop_held(s, rank, false); /* noted before this line's, it would overwrite what this one tells */
         note_step(s, so, w, ls, le, so->lines + 1, rank, whole ? whole : lv.text,
                   whole ? (size_t)(le - ls) : lv.len);
+    }
+    for (size_t i = 0; i < nown; i++) {
+        long rank = own[i];
+        drop_held(s, rank, true);
+        extract_note_own_lines(&s->x, lv.src, rank, 0, 1, so->own_rank != rank);
+        so->own_rank = rank;
+        note_own_line(s, so, rank, so->lines + 1);
     }
     sort_ids(ids, tos, nids);
     for (size_t i = 0; i < nids && st == FL_OK; i++) {

@@ -276,6 +276,104 @@ static void launcher_hint_is_only_a_hint(void **state)
     correlator_analysis_free(&r.a);
 }
 
+/* torchrun lists failures its agent found in one poll with that poll's time: the root cause is
+ * then the lowest rank of them, not the first to fail */
+static void launcher_hint_tie_names_no_rank(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r, 4);
+    add_exception(&r, "IndexError", "list index out of range", -1, 1)->flags = FRAME_DATA;
+    struct launcher_failure f[] = {{.rank = 1, .local_rank = 1, .exitcode = 1, .time = "2026-12-01_18:55:20"},
+                                   {.rank = 2, .local_rank = 2, .exitcode = 1, .time = "2026-12-01_18:55:20"},
+                                   {.rank = 0, .local_rank = 0, .exitcode = 1, .root = true,
+                                    .time = "2026-12-01_18:55:20"}};
+    r.a.failures = f;
+    r.a.nfailures = 3;
+    r.a.launcher_root_rank = 0;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "corrupt-data-sample");
+    assert_int_equal(r.a.rank, -1);
+    assert_string_equal(r.a.rank_rule, "launcher_hint");
+    /* one second earlier than every other failure listed: the hint names it */
+    strcpy(f[2].time, "2026-12-01_18:55:19");
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, 0);
+    /* a failure listed by another node's agent at the same second is no tie */
+    strcpy(f[2].time, "2026-12-01_18:55:20");
+    f[0].src = f[1].src = 1;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, 0);
+    correlator_analysis_free(&r.a);
+}
+
+/* one console, no rank prefixes: the ranks' own "[rank N]" lines, counted per source and rank */
+static void own_lines_decide_where_they_are_evidence(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r, 0);
+    struct exception_event *e = add_exception(&r, "KeyError", "'path'", -1, 1);
+    e->flags = FRAME_DATA;
+    e->line_no = 35;
+    struct launcher_failure f[] = {{.rank = 3, .local_rank = 1, .exitcode = 1},
+                                   {.rank = 2, .local_rank = 0, .exitcode = 1, .root = true}};
+    r.a.failures = f;
+    r.a.nfailures = 2;
+    /* rank 2 printed a line after the traceback; the two ranks' lines alternate */
+    struct own_lines own[] = {{.rank = 2, .line_no = 36, .lines = 4, .runs = 3},
+                              {.rank = 3, .line_no = 11, .lines = 4, .runs = 3}};
+    r.a.own = own;
+    r.a.nown = 2;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, 3);
+    assert_string_equal(r.a.rank_rule, "printed_after");
+    /* lines that came out in blocks (a block-buffered stdout) are not ordered: only the hint */
+    own[0].runs = own[1].runs = 1;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, 2);
+    assert_string_equal(r.a.rank_rule, "launcher_hint");
+    /* an agent that stopped a worker it does not list: a rank may be missing */
+    own[0].runs = own[1].runs = 3;
+    static const int stop[] = {0};
+    r.a.stops = stop;
+    r.a.nstops = 1;
+    correlator_decide(&r.a);
+    assert_string_equal(r.a.rank_rule, "launcher_hint");
+    correlator_analysis_free(&r.a);
+
+    /* four ranks all listed with exit code 1 (each flushed its output): rank 1 printed none of
+     * the line every other rank printed once */
+    run_init(&r, 0);
+    add_candidate(&r, "host-oom", (long[]){-1}, 1, TS_UNKNOWN, 5);
+    struct event line = {.src = 0, .line_no = 18, .rank = -1, .seq = 5};
+    r.st[0].events = &line; /* printed in the console, source 0 */
+    r.st[0].nevents = 1;
+    struct launcher_failure g[] = {{.rank = 1, .exitcode = 1}, {.rank = 2, .exitcode = 1},
+                                   {.rank = 3, .exitcode = 1}, {.rank = 0, .exitcode = 1, .root = true}};
+    r.a.failures = g;
+    r.a.nfailures = 4;
+    struct own_lines one[] = {{.rank = 0, .line_no = 5, .lines = 1, .runs = 1},
+                              {.rank = 2, .line_no = 19, .lines = 1, .runs = 1},
+                              {.rank = 3, .line_no = 20, .lines = 1, .runs = 1}};
+    r.a.own = one;
+    r.a.nown = 3;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, 1);
+    assert_string_equal(r.a.rank_rule, "fewest_own_lines");
+    /* the others differ among themselves: no common point to compare with */
+    one[2].lines = 2;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, 0);
+    assert_string_equal(r.a.rank_rule, "launcher_hint");
+    /* a worker killed by a signal may have lost what its buffer held */
+    one[2].lines = 1;
+    g[2].exitcode = -15;
+    correlator_decide(&r.a);
+    assert_string_equal(r.a.rank_rule, "launcher_hint");
+    correlator_analysis_free(&r.a);
+}
+
 static void hang_rules(void **state)
 {
     (void)state;
@@ -935,6 +1033,39 @@ static void console_of_a_stuck_rank(void **state)
     fl_report_free(r);
 }
 
+static void summary_block(struct buf *b, long rank, bool root)
+{
+    buf_printf(b, "%s[%ld]:\n  time      : 2026-12-01_18:55:20\n  host      : localhost\n"
+               "  rank      : %ld (local_rank: %ld)\n  exitcode  : 1 (pid: %ld)\n"
+               "  error_file: <N/A>\n  traceback : To enable traceback see: "
+               "https://pytorch.org/docs/stable/elastic/errors.html\n",
+               root ? "Root Cause (first observed failure):\n" : "", rank, rank, rank, 100 + rank);
+}
+
+static void own_lines_of_a_plain_console(void **state)
+{
+    (void)state;
+    /* torch 1.13, no --tee: every rank exits 1, torchrun lists them all at one second (its root
+     * cause is then the lowest rank); the script's own "[rank N]" lines show ranks 0 and 1
+     * printing after the KeyError, two of them written onto one line */
+    struct buf b;
+    buf_init(&b, 8192);
+    buf_printf(&b, "[rank 0] step 0 loss 1.0\n[rank 1] step 0 loss 1.0\n[rank 2] step 0 loss 1.0\n"
+               "[rank 0] step 1 loss 1.0\n[rank 2] step 1 loss 1.0\n[rank 1] step 1 loss 1.0\n%s"
+               "[rank 0] step 2 loss 1.0[rank 1] step 2 loss 1.0\n%s%s"
+               "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \nFailures:\n",
+               KEYERROR, CLOSED, CLOSED);
+    summary_block(&b, 1, false);
+    summary_block(&b, 2, false);
+    summary_block(&b, 0, true);
+    const struct source src[] = {{"console.log", b.data}};
+    struct fl_report *r = scan(src, 1);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "corrupt-data-sample");
+    assert_int_equal(fl_report_diagnosis_rank(r, 0), 2);
+    fl_report_free(r);
+    buf_free(&b);
+}
+
 static void traceback_without_source_lines(void **state)
 {
     (void)state;
@@ -1023,6 +1154,8 @@ int main(void)
         cmocka_unit_test(elimination_names_the_silent_rank),
         cmocka_unit_test(consequence_exceptions_point_at_the_rest),
         cmocka_unit_test(launcher_hint_is_only_a_hint),
+        cmocka_unit_test(launcher_hint_tie_names_no_rank),
+        cmocka_unit_test(own_lines_decide_where_they_are_evidence),
         cmocka_unit_test(hang_rules),
         cmocka_unit_test(signal_death_names_the_killed_rank),
         cmocka_unit_test(mismatch_names_the_odd_fingerprint),
@@ -1039,6 +1172,7 @@ int main(void)
         cmocka_unit_test(stall_report_names_the_missing_rank),
         cmocka_unit_test(error_file_and_launcher_summary),
         cmocka_unit_test(console_of_a_stuck_rank),
+        cmocka_unit_test(own_lines_of_a_plain_console),
         cmocka_unit_test(traceback_without_source_lines),
         cmocka_unit_test(traceback_with_interleaved_lines),
         cmocka_unit_test(advice_is_not_a_setting),
