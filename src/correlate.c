@@ -28,6 +28,8 @@
  *                                others waited (rank-stuck-outside-collective, rank0-long-work-
  *                                timeout on rank 0), or ended cleanly first (uneven-inputs-hang);
  *                                when the console cannot say which of equals it was, no rank;
+ *   rule_exit_code_of_its_own    or the one rank torchrun lists with an exit code that is neither
+ *                                1 nor a signal (sys.exit(3)): child-failed, on that rank;
  *   rule_late_arriver            or the one rank that found its peers gone while all others timed
  *                                out waiting: it came late (stuck, or rank 0's long work); on a
  *                                console that names no rank, the same shape without a rank.
@@ -47,10 +49,16 @@
  *                                rank torchrun's summary lists with that exitcode;
  *   rule_elimination             when every other rank shows only collateral failures, the one
  *                                remaining rank initiated;
+ *   rule_printed_after           a rank whose own "[rank N]" line the console shows after the
+ *                                traceback did not raise it; the one rank of the console left did
+ *                                (only where the lines came out as printed);
+ *   rule_fewest_own_lines        the one rank that printed fewer own lines than all others, which
+ *                                agree, stopped first (only where every count is complete);
  *   rule_launcher_hint           torchrun's "Root Cause (first observed failure)" names the first
  *                                process its agent saw exit, which is often not the first to fail:
  *                                used only when nothing on the ranks decides, and the agent of the
- *                                node whose console printed the headline first.
+ *                                node whose console printed the headline first; no rank when
+ *                                another failure it lists shares that failure's second.
  * Ranks read as a node's local rank (a per-rank folder, a [defaultN]: prefix) are translated to
  * global ranks before the rules run (remap_local_ranks, rankmap.h).
  */
@@ -824,8 +832,9 @@ static bool headline_is(struct run_analysis *a, const char *id)
 /* With only consequences on the ranks (timeouts, closed connections), how the one silent rank
  * ended says what happened, from torchrun's summary:
  *   listed with an exit code of its own (sys.exit(3), os._exit) and no traceback, or killed by
- *   a signal that no entry explains (os.abort): the program ended that rank early, and the
- *   others lost it: child-failed, on that rank;
+ *   a signal that no entry explains (os.abort), or by a SIGTERM the agent did not send (it lists
+ *   only the workers it found dead, never those it stops): the program or someone outside ended
+ *   that rank early, and the others lost it: child-failed, on that rank;
  *   not listed and stopped by the agent after the others failed: it never reached the collective
  *   they timed out in: rank-stuck-outside-collective, or on rank 0, the rank that does the solo
  *   work (saving, evaluating, logging), rank0-long-work-timeout;
@@ -860,6 +869,11 @@ static bool rule_silent_rank(struct run_analysis *a)
         /* no entry of a signal death fired (a SIGABRT with no C++ terminate printed) */
         id = "child-failed";
         how = "was killed by a signal with nothing printed";
+    } else if (f) {
+        /* the agent lists only the workers it found dead; those it stops itself after a failure
+         * it does not: this SIGTERM, SIGINT or SIGHUP came from elsewhere, before any failure */
+        id = "child-failed";
+        how = "was stopped by a signal the launcher did not send, before anything failed";
     } else if (f == NULL && a->nstops == 0) {
         id = "uneven-inputs-hang";
         how = "ended without an error while the others waited in a collective";
@@ -874,6 +888,40 @@ static bool rule_silent_rank(struct run_analysis *a)
     decided(a, &a->headline_rule, "silent_rank", "rank %ld %s: %s", s, how, id);
     decided(a, &a->rank_rule, "silent_rank", "rank %ld is the one rank that reported no "
             "consequence of its own", s);
+    return true;
+}
+
+/* With only consequences on the ranks, torchrun's summary lists one rank with an exit code of its
+ * own, neither 1 (Python's exit on an uncaught exception) nor a signal: sys.exit(3), os._exit(2),
+ * a library's silent guard. Nothing else ended by itself, so that exit is where the job broke
+ * (child-failed, on that rank), even where the console does not say which rank printed which
+ * consequence. */
+static bool rule_exit_code_of_its_own(struct run_analysis *a)
+{
+    const struct launcher_failure *own = NULL;
+    for (size_t i = 0; i < a->nfailures; i++) {
+        const struct launcher_failure *f = &a->failures[i];
+        if (f->exitcode == 1 || f->exitcode == 0)
+            continue;
+        if (f->exitcode < 0 || f->rank < 0 || (own && own->rank != f->rank))
+            return false; /* a signal, a rank not known, or two such exits */
+        own = f;
+    }
+    if (own == NULL)
+        return false;
+    for (size_t i = 0; i < a->nexc; i++)
+        if (a->exc[i].rank == own->rank)
+            return false; /* it raised, or lost its peers: its exit code is that one's */
+    if (!headline_is(a, "child-failed"))
+        return false;
+    a->rank = own->rank;
+    buf_printf(&a->why, "torchrun lists rank %ld with exit code %d and no traceback: the program "
+               "ended it; the other ranks' errors are consequences", own->rank, own->exitcode);
+    decided(a, &a->headline_rule, "exit_code_of_its_own", "rank %ld exited with code %d, its "
+            "own, while the ranks' errors are only consequences: child-failed", own->rank,
+            own->exitcode);
+    decided(a, &a->rank_rule, "exit_code_of_its_own", "rank %ld is the one rank that ended with "
+            "an exit code of its own", own->rank);
     return true;
 }
 
@@ -1232,7 +1280,8 @@ void correlator_decide(struct run_analysis *a)
             rule_exception_class(a);
         else if (!rule_collateral_only(a))
             return;
-        else if (rule_silent_rank(a) || rule_late_arriver(a) || rule_stopped_from_outside(a))
+        else if (rule_silent_rank(a) || rule_exit_code_of_its_own(a) || rule_late_arriver(a) ||
+                 rule_stopped_from_outside(a))
             return;
     }
     if (rule_signal_death(a))

@@ -494,6 +494,40 @@ static void silent_rank_says_how_it_ended(void **state)
     correlator_decide(&r.a);
     assert_string_equal(headline_id(&r), "child-failed");
     assert_int_equal(r.a.rank, 1);
+    /* a SIGTERM from outside the launcher: the agent lists only workers it found dead, so this
+     * one was stopped before anything failed */
+    exited[0].exitcode = -15;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "child-failed");
+    assert_string_equal(r.a.headline_rule, "silent_rank");
+    assert_int_equal(r.a.rank, 1);
+    correlator_analysis_free(&r.a);
+
+    /* a console that names no rank: rank 1 left with sys.exit(3), ranks 0 and 2 lost it, but one
+     * of their tracebacks was cut short by the agent's stop: the consequences do not add up,
+     * the exit code does */
+    run_init(&r, 3);
+    add_candidate(&r, "child-failed", (long[]){-1}, 1, TS_UNKNOWN, 50);
+    add_candidate(&r, "nccl-remote-error", (long[]){-1}, 1, TS_UNKNOWN, 0);
+    add_exception(&r, "RuntimeError", CLOSED_MSG, -1, 1);
+    struct launcher_failure own_code[] = {{.rank = 1, .local_rank = 1, .exitcode = 3},
+                                          {.rank = 0, .local_rank = 0, .exitcode = 1},
+                                          {.rank = 2, .local_rank = 2, .exitcode = 1}};
+    r.a.failures = own_code;
+    r.a.nfailures = 3;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "child-failed");
+    assert_string_equal(r.a.headline_rule, "exit_code_of_its_own");
+    assert_int_equal(r.a.rank, 1);
+    /* exit code 1 is every uncaught exception's: it says nothing */
+    own_code[0].exitcode = 1;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "nccl-remote-error");
+    /* two ranks with codes of their own: which came first is not said */
+    own_code[0].exitcode = 3;
+    own_code[1].exitcode = 2;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "nccl-remote-error");
     correlator_analysis_free(&r.a);
 
     /* ranks 0 and 1 timed out in a barrier; rank 2 never came and was stopped by the agent */
