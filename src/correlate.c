@@ -810,6 +810,22 @@ static long silent_rank(const struct run_analysis *a, bool *one)
     return -1;
 }
 
+/* Whether some worker of the job ended cleanly: more ranks are known (per-rank folders, their own
+ * lines) than the agents listed as failed and stopped. A rank that exited 0 printed no error, so
+ * when one rank alone is silent, it is that one, even though an agent stopped another worker. */
+static bool clean_exit(const struct run_analysis *a)
+{
+    long v[JOB_RANKS_MAX];
+    size_t n = job_ranks(a, v), listed_ranks = 0;
+    for (size_t i = 0; i < a->nfailures; i++) {
+        bool again = false;
+        for (size_t j = 0; j < i && !again; j++)
+            again = a->failures[j].rank == a->failures[i].rank;
+        listed_ranks += a->failures[i].rank >= 0 && !again;
+    }
+    return listed_ranks + a->nstops < n;
+}
+
 /* Makes entry id the headline: cands[top] (or exc[top]) stays as its evidence, a consequence of
  * what the ranks' behaviour says happened. */
 static bool headline_is(struct run_analysis *a, const char *id)
@@ -838,8 +854,9 @@ static bool headline_is(struct run_analysis *a, const char *id)
  *   not listed and stopped by the agent after the others failed: it never reached the collective
  *   they timed out in: rank-stuck-outside-collective, or on rank 0, the rank that does the solo
  *   work (saving, evaluating, logging), rank0-long-work-timeout;
- *   not listed and not stopped: it ended without error while its peers were still in a
- *   collective: its loop ran out of data first, uneven-inputs-hang. */
+ *   not listed and not stopped (no worker was, or more ranks are known than were listed and
+ *   stopped): it ended without error while its peers were still in a collective: its loop ran
+ *   out of data first, uneven-inputs-hang. */
 static bool rule_silent_rank(struct run_analysis *a)
 {
     if (a->nfailures == 0)
@@ -874,7 +891,7 @@ static bool rule_silent_rank(struct run_analysis *a)
          * it does not: this SIGTERM, SIGINT or SIGHUP came from elsewhere, before any failure */
         id = "child-failed";
         how = "was stopped by a signal the launcher did not send, before anything failed";
-    } else if (f == NULL && a->nstops == 0) {
+    } else if (f == NULL && (a->nstops == 0 || clean_exit(a))) {
         id = "uneven-inputs-hang";
         how = "ended without an error while the others waited in a collective";
     } else {

@@ -588,6 +588,30 @@ static void silent_rank_says_how_it_ended(void **state)
     assert_int_equal(r.a.rank, 1);
     assert_string_equal(r.a.rank_rule, "elimination");
     correlator_analysis_free(&r.a);
+
+    /* four ranks known (per-rank folders); the agent listed two and stopped one (rank 3, which
+     * had printed its closed connection): the fourth, rank 1, ended cleanly, not stopped */
+    run_init(&r, 4);
+    add_candidate(&r, "nccl-remote-error", (long[]){0, 2, 3}, 3, TS_UNKNOWN, 0);
+    add_exception(&r, "RuntimeError", CLOSED_MSG, 0, 1);
+    add_exception(&r, "RuntimeError", CLOSED_MSG, 2, 2);
+    add_exception(&r, "RuntimeError", CLOSED_MSG, 3, 3);
+    r.a.failures = lost;
+    r.a.nfailures = 2;
+    r.a.stops = one_stop;
+    r.a.nstops = 1;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "uneven-inputs-hang");
+    assert_int_equal(r.a.rank, 1);
+    /* three ranks known: every worker is accounted for, the silent one was stopped */
+    r.a.nranks = 3;
+    r.a.nexc = 2;
+    r.a.ncand = 0;
+    add_candidate(&r, "nccl-remote-error", (long[]){0, 2}, 2, TS_UNKNOWN, 0);
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
+    assert_int_equal(r.a.rank, 1);
+    correlator_analysis_free(&r.a);
 }
 
 /* A console without rank prefixes: three ranks listed with exitcode 1, two consequences printed.
