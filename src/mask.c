@@ -738,6 +738,18 @@ static bool public_name(const char *name, size_t n)
     return false;
 }
 
+/* Names that say their value is made up: fakeToken, dummy_password, MOCK_API_KEY, a test's
+ * nonMatchingToken. Whoever named it so wrote a value that opens nothing. */
+static bool fake_name(const char *name, size_t n)
+{
+    static const char *const words[] = {"fake", "dummy", "mock", "bogus", "nonmatching",
+                                        "non_matching", "non-matching"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (has_ci(name, n, words[i]))
+            return true;
+    return false;
+}
+
 /* An upper-case name standing for the value: ACCESS_TOKEN, MY_API_KEY (a template) */
 static bool template_name(const char *v, size_t n)
 {
@@ -875,9 +887,10 @@ static bool is_secret(const struct rule *r, const char *s, const PCRE2_SIZE *ov,
     case C_FORMAT:
         return !placeholder(v, n);
     case C_VALUE:
-        return !public_name(name, nn) && !reference(name, nn, v, n);
+        return !public_name(name, nn) && !fake_name(name, nn) && !reference(name, nn, v, n);
     case C_RANDOM:
-        return !public_name(name, nn) && !reference(name, nn, v, n) && random_text(v, n);
+        return !public_name(name, nn) && !fake_name(name, nn) && !reference(name, nn, v, n) &&
+               random_text(v, n);
     case C_NONE:
         break;
     }

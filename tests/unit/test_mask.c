@@ -196,6 +196,11 @@ static void useful_text_stays(void **state)
         "telegram_token = \"4821:ARRLpJveX5vyL1BBUqXaMc1ge7ulJI9gyVQ\"",
         "SUMO_ACCESS_KEY: Xy7Pq2Lm bot_token = \"token:\"",
         "GOOGLE_API_KEY=AIzaSyabcdefghijklmnopqrstuvwxyz0123456",
+        /* a name that says its value is made up */
+        "const fakeApiKey = \"c8Fz2Qm7Rt1Wv5Xy9Bn3Kd6Hj\"",
+        "dummy_password = \"0WkfjmpmmUovspehtWcRc9Xq\"",
+        "MOCK_SECRET=Zr7Yq2Lm9Tx4Vb8Nc3Kd6Hj",
+        "nonMatchingToken := \"k2v9qz4tm7xw1rbd\"",
         "-----BEGIN OPENSSH PRIVATE KEY----------END OPENSSH PRIVATE KEY-----",
         "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----",
         "",
