@@ -46,6 +46,10 @@ const struct rule mask_rules[] = {
     {K_PEM_END, true, "-----END [A-Z0-9 ]*PRIVATE KEY|Private-MAC: [0-9a-f]", 0,
      "-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?<![A-Za-z0-9-])Private-MAC: [0-9a-f]+",
      "<private-key>", C_NONE},
+    /* a Kubernetes Secret's data: or stringData: mapping, as `kubectl get secret -o yaml` and
+     * manifests print it: the values sit on the lines below (mask.c follows the block) */
+    {K_K8S_DATA, true, "^[ \\t]*(?:-[ \\t]+)?(?:data|stringData):[ \\t]*\\r?$", HS_FLAG_MULTILINE, NULL,
+     "<secret>", C_NONE},
     /* scheme://user:password@ and scheme://:password@ (redis) */
     {K_URL, true, "://[^\\s:/@\"']*:[^\\s/@\"']+@", 0,
      "([A-Za-z][A-Za-z0-9+.-]*://)([^\\s:/@\"'<>]*):[^\\s/@\"']+@", NULL, C_NONE},

@@ -26,6 +26,7 @@ enum kind {
     K_HOME,      /* /home/alice → /home/user-N */
     K_LEARN,     /* a line prefix that may name a host: learnt, not rewritten */
     K_HOSTKEYS,  /* a launcher's world-info dict: its quoted keys are hosts, learnt */
+    K_K8S_DATA,  /* a YAML data: line: the values below it, when a Kubernetes Secret's, masked */
 };
 
 /* What a matched value must look like to be masked: the last capture group (the whole match
