@@ -793,24 +793,18 @@ static bool artifact_version(const char *v, size_t n)
 }
 
 /* A value that opens with the prefix of a documented token format the rules above know, yet
- * is still here: that rule runs first and replaces every token of the format, so this one is a
- * shortened or made-up token (xoxp-1234567890, sm_aat_ and ten characters, sk-ant-... ending
- * in BB). A Telegram bot token's bot id and ":A" count as such a prefix. */
+ * is still here (each rule's lookalike prefixes): a shortened or made-up token
+ * (xoxp-1234567890, sm_aat_ and ten characters, sk-ant-... ending in BB). A Telegram bot
+ * token's bot id and ":A" count as such a prefix. */
 static bool format_lookalike(const char *v, size_t n)
 {
-    static const char *const prefixes[] = {
-        "sk-ant-", "sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_", "xoxb-", "xoxp-",
-        "xoxa-", "xoxr-", "xoxe-", "xoxs-", "xapp-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_",
-        "github_pat_", "glpat-", "gldt-", "glrt-", "hf_", "api_org_", "npm_", "pypi-AgE", "dapi",
-        "dckr_pat_", "ops_eyJ", "sntrys_", "sntryu_", "sm_pat_", "sm_aat_", "sm_sat_", "glsa_",
-        "lin_api_", "pscale_", "shpat_", "r8_", "gsk_", "pplx-", "xai-", "pcsk_",
-        "lsv2_", "dop_v1_", "doo_v1_", "dor_v1_", "GOCSPX-", "ya29.", "AGE-SECRET-KEY-",
-        "xkeysib-", "HRKU-", "AKIA", "ASIA", "AIza"};
-    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
-        size_t k = strlen(prefixes[i]);
-        if (n > k && strncmp(v, prefixes[i], k) == 0)
-            return true;
-    }
+    for (size_t r = 0; r < NRULES; r++)
+        for (const char *p = mask_rules[r].lookalike; p && *p;) {
+            size_t k = strcspn(p, " ");
+            if (n > k && strncmp(v, p, k) == 0)
+                return true;
+            p += k + (p[k] == ' ');
+        }
     size_t d = 0;
     while (d < n && isdigit((unsigned char)v[d]))
         d++;

@@ -48,6 +48,10 @@ struct rule {
     const char *re;    /* PCRE2: the exact spans (NULL for K_LEARN) */
     const char *place;
     enum check check;
+    /* The prefixes of the rule's token formats, blank-separated. The rule runs before the
+     * NAME=value rules and replaces every token of its formats, so a value there that opens
+     * with one of these is a shortened or made-up token (xoxp-1234567890): a look-alike. */
+    const char *lookalike;
 };
 
 extern const struct rule mask_rules[];
