@@ -46,6 +46,9 @@ const struct prefix_format *prefix_formats(size_t *n);
 /* Parses every prefix of the line into m (fields not found are left as they are, so the caller
  * can preset them from the file name). `year` is assumed for formats that carry none. */
 void prefix_parse(const char *line, size_t len, struct line_meta *m, int year);
+/* prefix_parse without its look for a rank the message names ("[Rank 3]", " rank=3"): for the
+ * callers that read only the time (the time look-back passes over many lines). */
+void prefix_parse_time(const char *line, size_t len, struct line_meta *m, int year);
 
 /* The rank of a line that starts with torchrun's "[rankN]:" or "[defaultN]:", and where the
  * rest starts (*rest, may be NULL), without parsing it: for callers that only need to tell the
