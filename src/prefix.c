@@ -403,26 +403,62 @@ static bool parse_pdsh(const char *s, size_t len, size_t *pos, struct line_meta 
     return true;
 }
 
+/* The first bytes each format may start with (struct prefix_format's starts). */
+static bool starts_bracket(unsigned char c)
+{
+    return c == '[';
+}
+
+static bool starts_nccl(unsigned char c)
+{
+    return ascii_alnum(c) || c == '-' || c == '.' || c == '_';
+}
+
+static bool starts_iso(unsigned char c)
+{
+    return c == '[' || ascii_digit(c);
+}
+
+static bool starts_glog(unsigned char c)
+{
+    return c == '[' || c == 'I' || c == 'W' || c == 'E' || c == 'F';
+}
+
+static bool starts_syslog(unsigned char c)
+{
+    return c != '\0' && strchr("JFMASOND", c) != NULL; /* the months' initials */
+}
+
+static bool starts_slurm(unsigned char c)
+{
+    return c == ' ' || c == '\t' || ascii_digit(c);
+}
+
+static bool starts_pdsh(unsigned char c)
+{
+    return ascii_lower(c); /* looks_like_host: lower case, a letter first */
+}
+
 static const struct prefix_format formats[] = {
     {"torchrun", "torchrun --tee/--local-ranks-filter rank prefix",
      "[rank3]:[E501 12:00:00.123456 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught collective operation timeout",
-     parse_torchrun},
+     parse_torchrun, starts_bracket},
     {"openmpi", "OpenMPI --tag-output", "[1,3]<stderr>:Traceback (most recent call last):",
-     parse_openmpi},
+     parse_openmpi, starts_bracket},
     {"nccl", "NCCL debug prefix host:pid:tid [device]",
-     "node-1:2345:2400 [3] NCCL INFO NCCL version 2.21.5+cuda12.4", parse_nccl},
+     "node-1:2345:2400 [3] NCCL INFO NCCL version 2.21.5+cuda12.4", parse_nccl, starts_nccl},
     {"iso8601", "ISO 8601, RFC 3339 (Kubernetes) and Python logging times",
-     "2026-05-01 12:00:03,123 - train - INFO - step 10", parse_iso},
+     "2026-05-01 12:00:03,123 - train - INFO - step 10", parse_iso, starts_iso},
     {"glog", "glog and c10 logging times", "[E501 12:00:03.123456 ProcessGroupNCCL.cpp:1] boom",
-     parse_glog},
+     parse_glog, starts_glog},
     {"syslog", "syslog / journalctl short format with host",
-     "May  1 12:00:03 node-1 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1234", parse_syslog},
+     "May  1 12:00:03 node-1 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1234", parse_syslog, starts_syslog},
     {"dmesg", "dmesg seconds since boot", "[ 1234.567890] NVRM: Xid (PCI:0000:3b:00): 79",
-     parse_dmesg},
+     parse_dmesg, starts_bracket},
     {"slurm", "Slurm srun --label task prefix", "3: Traceback (most recent call last):",
-     parse_slurm},
+     parse_slurm, starts_slurm},
     {"pdsh", "pdsh / DeepSpeed runner host prefix", "node-1: [rank3]: RuntimeError: boom",
-     parse_pdsh},
+     parse_pdsh, starts_pdsh},
 };
 
 const struct prefix_format *prefix_formats(size_t *n)
@@ -488,7 +524,12 @@ static bool parse_formats(const char *line, size_t len, struct line_meta *m, int
     bool rank_from_prefix = false;
     for (int round = 0; round < 6; round++) {
         size_t before = pos;
+        if (pos >= len)
+            break; /* every format needs a byte */
+        unsigned char c = (unsigned char)line[pos];
         for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+            if (!formats[i].starts(c))
+                continue;
             long r = m->rank;
             bool local = m->rank_local;
             m->rank_local = false;

@@ -38,6 +38,9 @@ struct prefix_format {
     const char *sample;
     /* Parses at line[*pos]; on success fills m, advances *pos and returns true. */
     bool (*parse)(const char *line, size_t len, size_t *pos, struct line_meta *m, int year);
+    /* False for a first byte with which parse can only fail: most lines are tried against every
+     * format, and most formats turn a line down at its first byte. */
+    bool (*starts)(unsigned char c);
 };
 
 /* The table of formats and its length (for tests and `--help` listings). */
