@@ -1426,10 +1426,11 @@ static enum fl_status gather_candidates(struct correlator *c, struct extractor *
         for (size_t j = 0; j < e->nsignals; j++)
             if (e->signals[j].kind == SIGNAL_CONFIG) {
                 const struct config_test *t = &e->signals[j].cfg;
-                char name[FACT_KEY_MAX + 1];
+                char name[FACT_KEY_MAX + 1], nbuf[16], obuf[16];
                 const char *other = config_value_fact(t, name, sizeof name);
-                st->counts[j] = config_eval_against(t, facts_get(&x->facts, t->fact),
-                                                    other ? facts_get(&x->facts, other) : t->value);
+                st->counts[j] = config_eval_against(
+                    t, facts_lookup(&x->facts, t->fact, nbuf, sizeof nbuf),
+                    other ? facts_lookup(&x->facts, other, obuf, sizeof obuf) : t->value);
             }
         if (!condition_eval(e, st->counts) || st->nranks == 0)
             continue;

@@ -1145,8 +1145,7 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
                                 ? dst->pcre_over[i] + src->pcre_over[i]
                                 : PATTERN_BUDGET;
     for (size_t i = 0; i < src->facts.n && st == FL_OK; i++) {
-        const struct fact *f = &src->facts.items[i];
-        st = facts_add(&dst->facts, f->key, strlen(f->key), f->value, strlen(f->value), true);
+        st = facts_add_all(&dst->facts, &src->facts.items[i]);
     }
     /* the piece before settles what this one could not: the rank of a summary's failure, the
      * root cause named across the cut, the KB's verdict on an exception line it finished */

@@ -253,9 +253,11 @@ enum fl_status config_parse(const char *src, struct config_test *out, char *why,
     while (isspace((unsigned char)*p))
         p++;
     const char *name = p;
+    if (*p == '#') /* "#fact": how many distinct values the fact took (facts_lookup) */
+        p++;
     while (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '-')
         p++;
-    if (p == name) {
+    if (p == name || (name[0] == '#' && p == name + 1)) {
         snprintf(why, whylen, "expected a fact name");
         return FL_ERR_KB;
     }

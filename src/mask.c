@@ -167,6 +167,13 @@ struct fl_masker {
     struct buf a, b;               /* a line being rewritten */
     bool in_pem;
     unsigned pem_lines;
+    /* a YAML data: block being followed (see k8s_begin) */
+    unsigned k8s_rule;             /* the K_K8S_DATA rule, NRULES when none */
+    struct k8s_block {
+        bool on, secret;           /* secret: the object is a Secret; else its kind is unknown */
+        size_t indent;             /* of the data: key */
+        unsigned lines;
+    } k8s;
 };
 
 static void out_write(struct out *o, const char *p, size_t n)
@@ -199,10 +206,14 @@ enum fl_status fl_masker_new(enum fl_mask_mode mode, struct fl_masker **out)
     buf_init(&m->a, MASK_LINE_MAX * 8);
     buf_init(&m->b, MASK_LINE_MAX * 8);
     enum fl_status st = FL_OK;
-    for (unsigned i = 0; i < NRULES; i++)
+    m->k8s_rule = (unsigned)NRULES;
+    for (unsigned i = 0; i < NRULES; i++) {
         if ((mode == FL_MASK_ALL || mask_rules[i].secret) && mask_rules[i].kind != K_LEARN &&
             mask_rules[i].kind != K_HOSTKEYS)
             m->rewrite |= 1ull << i;
+        if (mask_rules[i].kind == K_K8S_DATA)
+            m->k8s_rule = i;
+    }
     m->md = pcre2_match_data_create(16, NULL);
     if (m->md == NULL) {
         st = FL_ERR_NOMEM;
@@ -738,6 +749,18 @@ static bool public_name(const char *name, size_t n)
     return false;
 }
 
+/* Names that say their value is made up: fakeToken, dummy_password, MOCK_API_KEY, a test's
+ * nonMatchingToken. Whoever named it so wrote a value that opens nothing. */
+static bool fake_name(const char *name, size_t n)
+{
+    static const char *const words[] = {"fake", "dummy", "mock", "bogus", "nonmatching",
+                                        "non_matching", "non-matching"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (has_ci(name, n, words[i]))
+            return true;
+    return false;
+}
+
 /* An upper-case name standing for the value: ACCESS_TOKEN, MY_API_KEY (a template) */
 static bool template_name(const char *v, size_t n)
 {
@@ -770,24 +793,18 @@ static bool artifact_version(const char *v, size_t n)
 }
 
 /* A value that opens with the prefix of a documented token format the rules above know, yet
- * is still here: that rule runs first and replaces every token of the format, so this one is a
- * shortened or made-up token (xoxp-1234567890, sm_aat_ and ten characters, sk-ant-... ending
- * in BB). A Telegram bot token's bot id and ":A" count as such a prefix. */
+ * is still here (each rule's lookalike prefixes): a shortened or made-up token
+ * (xoxp-1234567890, sm_aat_ and ten characters, sk-ant-... ending in BB). A Telegram bot
+ * token's bot id and ":A" count as such a prefix. */
 static bool format_lookalike(const char *v, size_t n)
 {
-    static const char *const prefixes[] = {
-        "sk-ant-", "sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_", "xoxb-", "xoxp-",
-        "xoxa-", "xoxr-", "xoxe-", "xoxs-", "xapp-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_",
-        "github_pat_", "glpat-", "gldt-", "glrt-", "hf_", "api_org_", "npm_", "pypi-AgE", "dapi",
-        "dckr_pat_", "ops_eyJ", "sntrys_", "sntryu_", "sm_pat_", "sm_aat_", "sm_sat_", "glsa_",
-        "lin_api_", "pscale_", "shpat_", "r8_", "gsk_", "pplx-", "xai-", "pcsk_",
-        "lsv2_", "dop_v1_", "doo_v1_", "dor_v1_", "GOCSPX-", "ya29.", "AGE-SECRET-KEY-",
-        "xkeysib-", "HRKU-", "AKIA", "ASIA", "AIza"};
-    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
-        size_t k = strlen(prefixes[i]);
-        if (n > k && strncmp(v, prefixes[i], k) == 0)
-            return true;
-    }
+    for (size_t r = 0; r < NRULES; r++)
+        for (const char *p = mask_rules[r].lookalike; p && *p;) {
+            size_t k = strcspn(p, " ");
+            if (n > k && strncmp(v, p, k) == 0)
+                return true;
+            p += k + (p[k] == ' ');
+        }
     size_t d = 0;
     while (d < n && isdigit((unsigned char)v[d]))
         d++;
@@ -875,9 +892,10 @@ static bool is_secret(const struct rule *r, const char *s, const PCRE2_SIZE *ov,
     case C_FORMAT:
         return !placeholder(v, n);
     case C_VALUE:
-        return !public_name(name, nn) && !reference(name, nn, v, n);
+        return !public_name(name, nn) && !fake_name(name, nn) && !reference(name, nn, v, n);
     case C_RANDOM:
-        return !public_name(name, nn) && !reference(name, nn, v, n) && random_text(v, n);
+        return !public_name(name, nn) && !fake_name(name, nn) && !reference(name, nn, v, n) &&
+               random_text(v, n);
     case C_NONE:
         break;
     }
@@ -948,6 +966,7 @@ static enum fl_status replace(struct fl_masker *m, unsigned ri, const char *s, c
     }
     case K_LEARN:
     case K_HOSTKEYS:
+    case K_K8S_DATA:
         break;
     }
     return buf_append(o, ms, mn);
@@ -1076,6 +1095,198 @@ static enum fl_status mask_pem(struct fl_masker *m, uint64_t mask, const char *r
     return st;
 }
 
+/* ---------------------------------------------------------------- Kubernetes Secrets */
+
+/* One line of YAML, as far as a Secret's data block needs it: its indentation (a list item's
+ * "- " counts as indentation), whether it opens a list item, is blank or a comment, and a
+ * "key: value" split. */
+struct yline {
+    size_t indent;
+    bool item, blank, comment, key;
+    const char *k, *v; /* key and value (v may be empty) */
+    size_t kn, vn;
+};
+
+static void yaml_line(const char *s, size_t n, struct yline *y)
+{
+    memset(y, 0, sizeof *y);
+    while (n && (s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i < n && s[i] == '-' && (i + 1 == n || s[i + 1] == ' ' || s[i + 1] == '\t')) {
+        y->item = true;
+        for (i++; i < n && (s[i] == ' ' || s[i] == '\t'); i++)
+            ;
+    }
+    y->indent = i;
+    y->blank = i == n;
+    y->comment = i < n && s[i] == '#';
+    if (y->blank || y->comment)
+        return;
+    size_t j = i;
+    if (s[j] == '"' || s[j] == '\'') {
+        const char *q = memchr(s + j + 1, s[j], n - j - 1);
+        j = q ? (size_t)(q - s) + 1 : n;
+    } else {
+        while (j < n && (isalnum((unsigned char)s[j]) || strchr("_.-/", s[j])))
+            j++;
+    }
+    if (j == i || j >= n || s[j] != ':' || (j + 1 < n && s[j + 1] != ' ' && s[j + 1] != '\t'))
+        return;
+    y->key = true;
+    y->k = s + i;
+    y->kn = j - i;
+    for (j++; j < n && (s[j] == ' ' || s[j] == '\t'); j++)
+        ;
+    y->v = s + j;
+    y->vn = n - j;
+}
+
+/* A value without the quotes around it */
+static void unquote(const char **v, size_t *n)
+{
+    if (*n >= 2 && ((*v)[0] == '"' || (*v)[0] == '\'') && (*v)[*n - 1] == (*v)[0]) {
+        (*v)++;
+        *n -= 2;
+    }
+}
+
+/* What a kind: line at the data: key's level says: 1 a Secret, 0 another kind, -1 no kind here */
+static int kind_of(const struct yline *y, size_t indent)
+{
+    if (!y->key || y->indent != indent || y->kn != 4 || memcmp(y->k, "kind", 4) != 0)
+        return -1;
+    const char *v = y->v;
+    size_t n = y->vn;
+    unquote(&v, &n);
+    return n == 6 && strncasecmp(v, "secret", 6) == 0;
+}
+
+enum { K8S_OTHER = 0, K8S_SECRET = 1, K8S_UNKNOWN = 2 };
+
+/* The kind of the object whose data: line is d[ls, le) in the block d[0, n), looked for among
+ * the keys at the data: key's level, before it and after it (`kubectl get -o yaml` sorts them:
+ * data comes before kind). The object ends at a line less indented, a new list item, "---" or a
+ * line that is no YAML key (a log line); past MASK_K8S_LOOK_LINES or at the edge of the block
+ * (streaming: the rest is in another block) the kind is unknown. */
+static int k8s_kind(const char *d, size_t ls, size_t le, size_t n, size_t indent)
+{
+    struct yline y;
+    bool edge = false;
+    size_t e = ls;
+    unsigned k;
+    for (k = 0; k < MASK_K8S_LOOK_LINES; k++) {
+        if (e == 0) {
+            edge = true;
+            break;
+        }
+        size_t b = line_begin(d, 0, e - 1);
+        yaml_line(d + b, e - 1 - b, &y);
+        e = b;
+        if (y.blank || y.comment)
+            continue;
+        /* "---" and log lines end the object too: they are no keys */
+        if (y.indent < indent || (y.indent == indent && !y.key))
+            break;
+        int kind = kind_of(&y, indent);
+        if (kind >= 0)
+            return kind;
+        if (y.item && y.indent == indent)
+            break;
+    }
+    edge |= k == MASK_K8S_LOOK_LINES;
+    size_t b = le < n ? le + 1 : n;
+    for (k = 0; k < MASK_K8S_LOOK_LINES; k++) {
+        if (b >= n)
+            return K8S_UNKNOWN;
+        size_t f = line_stop(d, n, b);
+        yaml_line(d + b, f - b, &y);
+        b = f + 1;
+        if (y.blank || y.comment)
+            continue;
+        if (y.indent < indent || (y.indent == indent && (!y.key || y.item)))
+            break;
+        int kind = kind_of(&y, indent);
+        if (kind >= 0)
+            return kind;
+    }
+    return edge || k == MASK_K8S_LOOK_LINES ? K8S_UNKNOWN : K8S_OTHER;
+}
+
+/* A data: line: follow the block below it when the object is a Secret, or may be one. */
+static void k8s_begin(struct fl_masker *m, const char *line, size_t n, const char *rest, size_t rest_n,
+                      size_t base)
+{
+    struct yline y;
+    yaml_line(line, n, &y);
+    if (!y.key || y.vn)
+        return;
+    /* line and rest are parts of one block: line - base is its start */
+    const char *d = line - base;
+    int kind = k8s_kind(d, base, base + n, (size_t)(rest - d) + rest_n, y.indent);
+    if (kind == K8S_OTHER)
+        return;
+    m->k8s.on = true;
+    m->k8s.secret = kind == K8S_SECRET;
+    m->k8s.indent = y.indent;
+    m->k8s.lines = 0;
+}
+
+/* Whether a value in a data block is masked. A Secret's values are, but for an empty one, a
+ * template's ({{ .Values.password }}) and one under ten characters (YWRtaW4= is "admin", a
+ * name). When the kind is unknown, only what is plainly base64 of a random string of twelve
+ * bytes or more: a ConfigMap's data is text. */
+static bool k8s_secret_value(const char *v, size_t n, bool secret)
+{
+    unquote(&v, &n);
+    if (n == 0 || (n >= 2 && (memcmp(v, "{{", 2) == 0 || memcmp(v, "${", 2) == 0)))
+        return false;
+    size_t sig = n;
+    while (sig && v[sig - 1] == '=')
+        sig--;
+    if (secret)
+        return sig >= 10;
+    if (sig < 16 || n % 4 != 0 || n - sig > 2)
+        return false;
+    bool upper = false, lower = false, digit = false;
+    for (size_t i = 0; i < sig; i++) {
+        unsigned char c = (unsigned char)v[i];
+        if (!isalnum(c) && c != '+' && c != '/')
+            return false;
+        upper |= isupper(c) != 0;
+        lower |= islower(c) != 0;
+        digit |= isdigit(c) != 0;
+    }
+    return upper && lower && digit;
+}
+
+/* A line while a data block is followed (m->a): its value masked, or the block ended. */
+static enum fl_status k8s_line(struct fl_masker *m)
+{
+    struct yline y;
+    yaml_line(m->a.data, m->a.len, &y);
+    if (y.blank || y.comment)
+        return FL_OK;
+    if (y.indent <= m->k8s.indent || ++m->k8s.lines > MASK_K8S_MAX_LINES) {
+        m->k8s.on = false;
+        return FL_OK;
+    }
+    const char *v = y.key ? y.v : m->a.data + y.indent;
+    size_t vn = y.key ? y.vn : (size_t)(y.item ? 0 : m->a.len - y.indent);
+    while (vn && (v[vn - 1] == '\r' || v[vn - 1] == ' ' || v[vn - 1] == '\t'))
+        vn--;
+    /* a block scalar's indicator (|, >-): the value is on the lines below */
+    if (y.key && vn && vn <= 3 && (v[0] == '|' || v[0] == '>'))
+        return FL_OK;
+    if (!k8s_secret_value(v, vn, m->k8s.secret))
+        return FL_OK;
+    unquote(&v, &vn);
+    size_t s = (size_t)(v - m->a.data);
+    return splice(m, s, s + vn, "<secret>");
+}
+
 /* Host spans first (their offsets are the line's), then the matched rules in table order. */
 static void mask_line(struct fl_masker *m, const char *line, size_t n, const char *rest,
                       size_t rest_n, uint64_t mask, const struct hit *hh, size_t nhh, size_t base,
@@ -1105,6 +1316,10 @@ static void mask_line(struct fl_masker *m, const char *line, size_t n, const cha
     }
     if (st == FL_OK)
         st = buf_append(&m->a, line + pos, n - pos);
+    if (st == FL_OK && m->k8s.on)
+        st = k8s_line(m);
+    if (st == FL_OK && !m->k8s.on && m->k8s_rule < NRULES && (mask >> m->k8s_rule & 1))
+        k8s_begin(m, line, n, rest, rest_n, base);
     if (st == FL_OK && (mask & 3 || m->in_pem))
         st = mask_pem(m, mask, rest, rest_n);
     for (unsigned ri = 2; ri < NRULES && st == FL_OK; ri++)
@@ -1170,7 +1385,7 @@ static void scan_block(struct fl_masker *m, const char *d, size_t n, struct out 
         while (si < m->nhhits && m->hhits[si].to <= pos)
             si++;
         size_t ls, le;
-        if (m->in_pem) {
+        if (m->in_pem || m->k8s.on) {
             ls = pos;
         } else {
             size_t next = SIZE_MAX;
@@ -1235,9 +1450,12 @@ enum fl_status fl_masker_apply(struct fl_masker *m, const char *text, size_t len
     buf_init(&b, len * 16 + 65536);
     struct out o = {NULL, &b, buf_append(&b, "", 0)};
     bool pem = m->in_pem;
+    struct k8s_block k8s = m->k8s;
     m->in_pem = false;
+    m->k8s.on = false;
     mask_block(m, text, len, &o);
     m->in_pem = pem;
+    m->k8s = k8s;
     if (o.st != FL_OK) {
         buf_free(&b);
         return o.st;
@@ -1303,6 +1521,7 @@ enum fl_status fl_masker_end(struct fl_masker *m, FILE *out)
         out_write(&o, "\n", 1);
     }
     m->in_pem = false;
+    m->k8s.on = false;
     if (o.st == FL_OK && fflush(out) != 0)
         o.st = FL_ERR_IO;
     return o.st;

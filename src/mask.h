@@ -17,6 +17,10 @@
 #define MASK_LINE_MAX (64u * 1024u)
 /* Lines of a private key block masked before giving up on its END line */
 #define MASK_PEM_MAX_LINES 512u
+/* Lines of a Kubernetes Secret's data block masked before the block is taken to have ended, and
+ * lines looked at around a data: line for the object's kind */
+#define MASK_K8S_MAX_LINES 4096u
+#define MASK_K8S_LOOK_LINES 256u
 /* Entries of each pseudonym table; past it the pseudonym is generic (<ip>, <host>) */
 #define MASK_TABLE_MAX (1u << 20)
 /* Host names registered per masker */

@@ -26,6 +26,7 @@ enum kind {
     K_HOME,      /* /home/alice → /home/user-N */
     K_LEARN,     /* a line prefix that may name a host: learnt, not rewritten */
     K_HOSTKEYS,  /* a launcher's world-info dict: its quoted keys are hosts, learnt */
+    K_K8S_DATA,  /* a YAML data: line: the values below it, when a Kubernetes Secret's, masked */
 };
 
 /* What a matched value must look like to be masked: the last capture group (the whole match
@@ -47,6 +48,10 @@ struct rule {
     const char *re;    /* PCRE2: the exact spans (NULL for K_LEARN) */
     const char *place;
     enum check check;
+    /* The prefixes of the rule's token formats, blank-separated. The rule runs before the
+     * NAME=value rules and replaces every token of its formats, so a value there that opens
+     * with one of these is a shortened or made-up token (xoxp-1234567890): a look-alike. */
+    const char *lookalike;
 };
 
 extern const struct rule mask_rules[];

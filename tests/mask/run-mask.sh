@@ -53,6 +53,18 @@ done
 "$fl" mask "$leaks" >"$tmp/leaks.mask"
 grep -qF 'redis://:<password>@' "$tmp/leaks.mask" || { echo "redis URL without a user not masked as one"; fail=1; }
 grep -q "WORLD INFO DICT: {'host-1': \[0, 1\], 'host-2'" "$tmp/leaks.mask" || { echo "WORLD INFO DICT hosts not masked"; fail=1; }
+# a Kubernetes Secret dumped into a job's log: its data values go; its names, an empty or
+# templated value and a ConfigMap's data stay
+k8s=$dir/k8s.log
+"$fl" mask --mask secrets "$k8s" >"$tmp/k8s.mask" || { echo "mask of k8s.log failed"; fail=1; }
+for s in l2fDuH3/yPAl GPvdQJHPI5ff05tRWvGtyfJiQcDQZ eyJhdXRocyI6eyJyZWdpc3RyeS5leGFtcGxl Fv2Md+cqpw155pMP; do
+  if grep -qF -- "$s" "$tmp/k8s.mask"; then echo "Secret value '$s' survives in mask"; fail=1; fi
+done
+for l in '  hf-token: <secret>' '  gcs-sa.json: <secret>' '  username: YWRtaW4=' '  name: trainer-creds' '  api-url: "{{ .Values.apiUrl }}"' \
+         '  LOG_LEVEL: info' '    torchrun --nproc-per-node 8 train.py' 'step 10 loss 2.3141'; do
+  grep -qxF -- "$l" "$tmp/k8s.mask" || { echo "k8s.log: '$l' not in the masked output"; fail=1; }
+done
+
 # a file name in an error message is a path, not a host
 "$fl" diagnose "$tmp/trian.log" 2>"$tmp/missing.err" >/dev/null
 grep -qF "trian.log: No such file" "$tmp/missing.err" || { echo "missing file named $(cat "$tmp/missing.err")"; fail=1; }

@@ -6,7 +6,9 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "facts.h"
 #include "kb.h"
+#include <stdio.h>
 
 static const char *entry_src =
     "---\nid: t\ntitle: T\ncategory: memory\nseverity: low\nsignals:\n"
@@ -118,11 +120,54 @@ static void config_tests(void **state)
     free(t.fact);
 }
 
+/* A fact printed with different values by different ranks keeps its first value for reports and
+ * counts its distinct values for "#fact" tests. */
+static void distinct_values(void **state)
+{
+    (void)state;
+    struct facts f, g;
+    facts_init(&f);
+    facts_init(&g);
+    char buf[16], why[128];
+    assert_int_equal(facts_add(&f, "nccl_version", 12, "2.14.3", 6, false), FL_OK);
+    assert_int_equal(facts_add(&f, "nccl_version", 12, "2.14.3", 6, false), FL_OK);
+    assert_int_equal(facts_distinct(&f, "nccl_version"), 1);
+    assert_int_equal(facts_add(&f, "NCCL-Version", 12, " 2.19.3 ", 8, false), FL_OK);
+    assert_string_equal(facts_get(&f, "nccl_version"), "2.14.3");
+    assert_int_equal(facts_distinct(&f, "nccl_version"), 2);
+    assert_int_equal(facts_distinct(&f, "torch_version"), 0);
+    assert_string_equal(facts_lookup(&f, "#nccl_version", buf, sizeof buf), "2");
+    assert_string_equal(facts_lookup(&f, "#torch_version", buf, sizeof buf), "0");
+    assert_string_equal(facts_lookup(&f, "nccl_version", buf, sizeof buf), "2.14.3");
+    struct config_test t;
+    assert_int_equal(config_parse("#nccl_version >= 2", &t, why, sizeof why), FL_OK);
+    assert_string_equal(t.fact, "#nccl_version");
+    assert_true(config_eval(&t, facts_lookup(&f, t.fact, buf, sizeof buf)));
+    /* merging another piece's facts carries every value */
+    assert_int_equal(facts_add(&g, "nccl_version", 12, "2.14.3", 6, false), FL_OK);
+    assert_false(config_eval(&t, facts_lookup(&g, t.fact, buf, sizeof buf)));
+    assert_int_equal(facts_add_all(&g, &f.items[0]), FL_OK);
+    assert_true(config_eval(&t, facts_lookup(&g, t.fact, buf, sizeof buf)));
+    free(t.fact);
+    free(t.value);
+    /* bounded: values past FACT_VALUES_MAX are not kept */
+    for (int i = 0; i < 3 * FACT_VALUES_MAX; i++) {
+        char v[16];
+        int n = snprintf(v, sizeof v, "2.%d.1", i);
+        assert_int_equal(facts_add(&f, "nccl_version", 12, v, (size_t)n, false), FL_OK);
+    }
+    assert_int_equal(facts_distinct(&f, "nccl_version"), FACT_VALUES_MAX);
+    assert_int_equal(config_parse("# >= 2", &t, why, sizeof why), FL_ERR_KB);
+    free(t.fact);
+    facts_free(&f);
+    facts_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(grammar), cmocka_unit_test(errors), cmocka_unit_test(positive_signals),
-        cmocka_unit_test(config_tests),
+        cmocka_unit_test(config_tests), cmocka_unit_test(distinct_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

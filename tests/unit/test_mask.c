@@ -196,6 +196,11 @@ static void useful_text_stays(void **state)
         "telegram_token = \"4821:ARRLpJveX5vyL1BBUqXaMc1ge7ulJI9gyVQ\"",
         "SUMO_ACCESS_KEY: Xy7Pq2Lm bot_token = \"token:\"",
         "GOOGLE_API_KEY=AIzaSyabcdefghijklmnopqrstuvwxyz0123456",
+        /* a name that says its value is made up */
+        "const fakeApiKey = \"c8Fz2Qm7Rt1Wv5Xy9Bn3Kd6Hj\"",
+        "dummy_password = \"0WkfjmpmmUovspehtWcRc9Xq\"",
+        "MOCK_SECRET=Zr7Yq2Lm9Tx4Vb8Nc3Kd6Hj",
+        "nonMatchingToken := \"k2v9qz4tm7xw1rbd\"",
         "-----BEGIN OPENSSH PRIVATE KEY----------END OPENSSH PRIVATE KEY-----",
         "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----",
         "",
@@ -352,6 +357,79 @@ static void streaming_masks_key_blocks_in_any_chunking(void **state)
     }
 }
 
+/* Kubernetes Secrets as `kubectl get -o yaml` prints them (data before kind) and as manifests
+ * hold them (kind first, a block scalar), beside a ConfigMap whose data is no secret. */
+static const char k8s_log[] =
+    "step 3 loss 2.4\n"
+    "apiVersion: v1\n"
+    "data:\n"
+    "  password: bTBkZWwtcmVnaXN0cnktcHc5\n"
+    "  username: YWRtaW4=\n"
+    "  # rotated weekly\n"
+    "  token: ''\n"
+    "kind: Secret\n"
+    "metadata:\n"
+    "  name: registry-creds\n"
+    "type: Opaque\n"
+    "---\n"
+    "apiVersion: v1\n"
+    "kind: Secret\n"
+    "type: kubernetes.io/dockerconfigjson\n"
+    "data:\n"
+    "  .dockerconfigjson: |\n"
+    "    eyJhdXRocyI6eyJyZWdpc3RyeS5leGFtcGxlLmNvbSI6eyJhdXRoIjoiZEdWemREcDBaWE4w\n"
+    "    SW4xOWZRPT0ifX19\n"
+    "  tls.key: {{ .Values.tlsKey }}\n"
+    "---\n"
+    "apiVersion: v1\n"
+    "kind: ConfigMap\n"
+    "data:\n"
+    "  LOG_LEVEL: info\n"
+    "  note: hello world\n"
+    "step 4 loss 2.3\n";
+
+static void k8s_secret_data_is_masked(void **state)
+{
+    (void)state;
+    static const char *const secrets[] = {"bTBkZWwtcmVnaXN0cnktcHc5", "eyJhdXRocyI6eyJyZWdpc3RyeS5leGFtcGxl",
+                                          "SW4xOWZRPT0ifX19"};
+    static const char *const kept[] = {"  username: YWRtaW4=\n", "  # rotated weekly\n", "  token: ''\n",
+                                       "  tls.key: {{ .Values.tlsKey }}\n", "  LOG_LEVEL: info\n",
+                                       "  note: hello world\n", "step 4 loss 2.3\n", "  name: registry-creds\n"};
+    size_t steps[] = {1, 5, 64, sizeof k8s_log};
+    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+        struct fl_masker *m;
+        assert_int_equal(fl_masker_new(FL_MASK_SECRETS, &m), FL_OK);
+        char *text = NULL;
+        size_t tlen = 0;
+        FILE *f = open_memstream(&text, &tlen);
+        assert_non_null(f);
+        size_t n = sizeof k8s_log - 1;
+        for (size_t i = 0; i < n; i += steps[k])
+            assert_int_equal(fl_masker_write(m, k8s_log + i, n - i < steps[k] ? n - i : steps[k], f), FL_OK);
+        assert_int_equal(fl_masker_end(m, f), FL_OK);
+        fclose(f);
+        /* whatever the chunks, no value of a Secret survives; cut into lines, a block may not
+         * see its object's kind, and then only base64 of random bytes is masked */
+        for (size_t i = 0; i < sizeof secrets / sizeof secrets[0]; i++)
+            assert_null(strstr(text, secrets[i]));
+        assert_non_null(strstr(text, "  password: <secret>\n"));
+        for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
+            assert_non_null(strstr(text, kept[i]));
+        free(text);
+        fl_masker_free(m);
+    }
+    /* the kind known: a Secret's short value is masked too, a ConfigMap's base64 is not */
+    struct fl_masker *m;
+    assert_int_equal(fl_masker_new(FL_MASK_SECRETS, &m), FL_OK);
+    char *out = mask(m, "apiVersion: v1\nkind: Secret\ndata:\n  pin: MTIzNDU2Nzg=\n"
+                        "---\nkind: ConfigMap\ndata:\n  cfg: Y29uZmlnLWZpbGUtY29udGVudHMtMTIz\n");
+    assert_string_equal(out, "apiVersion: v1\nkind: Secret\ndata:\n  pin: <secret>\n"
+                             "---\nkind: ConfigMap\ndata:\n  cfg: Y29uZmlnLWZpbGUtY29udGVudHMtMTIz\n");
+    free(out);
+    fl_masker_free(m);
+}
+
 /* A line longer than MASK_LINE_MAX is masked in pieces, and nothing is lost or added. */
 static void long_lines_are_bounded(void **state)
 {
@@ -407,6 +485,7 @@ int main(void)
         cmocka_unit_test(hosts_learnt_from_launchers),
         cmocka_unit_test(secrets_mode_keeps_private_details),
         cmocka_unit_test(streaming_masks_key_blocks_in_any_chunking),
+        cmocka_unit_test(k8s_secret_data_is_masked),
         cmocka_unit_test(long_lines_are_bounded),
         cmocka_unit_test(bad_arguments),
     };
