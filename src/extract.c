@@ -144,8 +144,13 @@ enum fl_status extractor_init(struct extractor *x, const struct fl_kb *kb)
     x->pcre = calloc(x->npcre ? x->npcre : 1, sizeof *x->pcre);
     x->pcre_uses = calloc(x->npcre ? x->npcre : 1, sizeof *x->pcre_uses);
     x->pcre_over = calloc(x->npcre ? x->npcre : 1, sizeof *x->pcre_over);
-    if (x->pcre == NULL || x->pcre_uses == NULL || x->pcre_over == NULL)
+    x->reach = malloc((x->npcre ? x->npcre : 1) * sizeof *x->reach);
+    x->mctx_reach = kb->mctx ? pcre2_match_context_copy(kb->mctx) : pcre2_match_context_create(NULL);
+    if (x->pcre == NULL || x->pcre_uses == NULL || x->pcre_over == NULL || x->reach == NULL ||
+        x->mctx_reach == NULL)
         return FL_ERR_NOMEM;
+    for (size_t i = 0; i < x->npcre; i++)
+        x->reach[i] = -1;
     facts_init(&x->facts);
     stacks_init(&x->stacks);
     x->md = pcre2_match_data_create(32, NULL);
@@ -188,6 +193,8 @@ void extractor_free(struct extractor *x)
     free(x->pcre);
     free(x->pcre_uses);
     free(x->pcre_over);
+    free(x->reach);
+    pcre2_match_context_free(x->mctx_reach);
     memset(x, 0, sizeof *x);
 }
 
@@ -203,23 +210,32 @@ static pcre2_code *code_of(struct extractor *x, const struct fl_kb *kb, int patt
     const struct pattern *p = &kb->patterns[pattern];
     if (p->pcre_expr == NULL)
         return NULL;
+    /* PCRE2_USE_OFFSET_LIMIT: extract_captures bounds where its second run may start */
     return pcre_lazy_use(&x->pcre[pattern], &x->pcre_uses[pattern], p->pcre_expr,
-                         p->nocase ? PCRE2_CASELESS : 0);
+                         (p->nocase ? PCRE2_CASELESS : 0) | PCRE2_USE_OFFSET_LIMIT);
 }
 
-/* Runs pattern's PCRE2 on the message; returns the number of pairs or <= 0. */
-static int run_pcre(struct extractor *x, const struct fl_kb *kb, int pattern, const char *s,
-                    size_t n, size_t start)
+/* Runs pattern's PCRE2 on s[0..n) from start under the match context mctx; returns the number
+ * of pairs or <= 0. */
+static int run_pcre_in(struct extractor *x, const struct fl_kb *kb, int pattern, const char *s,
+                       size_t n, size_t start, pcre2_match_context *mctx)
 {
     if (x->pcre_over[pattern] >= PATTERN_BUDGET)
         return PCRE2_ERROR_MATCHLIMIT; /* disabled: see PATTERN_BUDGET */
     pcre2_code *re = code_of(x, kb, pattern);
     if (re == NULL)
         return -1;
-    int rc = pcre2_match(re, (PCRE2_SPTR)s, n, start, 0, x->md, kb->mctx); /* bounded: kb.h */
+    int rc = pcre2_match(re, (PCRE2_SPTR)s, n, start, 0, x->md, mctx); /* bounded: kb.h */
     if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT)
         x->pcre_over[pattern]++;
     return rc;
+}
+
+/* Runs pattern's PCRE2 on the message; returns the number of pairs or <= 0. */
+static int run_pcre(struct extractor *x, const struct fl_kb *kb, int pattern, const char *s,
+                    size_t n, size_t start)
+{
+    return run_pcre_in(x, kb, pattern, s, n, start, kb->mctx);
 }
 
 bool extract_disabled(const struct extractor *x, int pattern)
@@ -335,19 +351,85 @@ bool extract_names_location(const char *expr)
     return false;
 }
 
+/* How far before a match's start pattern's assertions may look (\b and \B one byte, a
+ * lookbehind its length), or -2 when that is not bounded by PCRE2_INFO_MAXLOOKBEHIND (a
+ * lookbehind, which may nest). */
+static int reach_of(struct extractor *x, const struct fl_kb *kb, int pattern)
+{
+    if (x->reach[pattern] == -1) {
+        pcre2_code *re = code_of(x, kb, pattern);
+        const char *e = kb->patterns[pattern].pcre_expr;
+        uint32_t lb = 0;
+        x->reach[pattern] = re == NULL || strstr(e, "(?<=") || strstr(e, "(?<!") ||
+                                    pcre2_pattern_info(re, PCRE2_INFO_MAXLOOKBEHIND, &lb) != 0 ||
+                                    lb > 255
+                                ? -2
+                                : (short)lb;
+    }
+    return x->reach[pattern];
+}
+
+/* Whether a pattern of the same expression as pattern found nothing on the line already: several
+ * entries share a regex (the watchdog's "Exception (either an error or timeout)" line is read by
+ * four), and a log of errors puts the line that almost matches on every rank. */
+static bool missed_before(const struct extractor *x, const struct fl_kb *kb, int pattern,
+                          const struct line_view *lv)
+{
+    if (x->miss_text != lv->text || x->miss_src != lv->src || x->miss_line_no != lv->line_no)
+        return false;
+    const struct pattern *p = &kb->patterns[pattern];
+    for (size_t i = 0; i < x->nmisses; i++) {
+        const struct pattern *q = &kb->patterns[x->misses[i]];
+        if (q->nocase == p->nocase && strcmp(q->pcre_expr, p->pcre_expr) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void note_miss(struct extractor *x, int pattern, const struct line_view *lv)
+{
+    if (x->miss_text != lv->text || x->miss_src != lv->src || x->miss_line_no != lv->line_no) {
+        x->miss_text = lv->text;
+        x->miss_src = lv->src;
+        x->miss_line_no = lv->line_no;
+        x->nmisses = 0;
+    }
+    if (x->nmisses < LINE_MISSES_MAX)
+        x->misses[x->nmisses++] = pattern;
+}
+
 bool extract_captures(struct extractor *x, const struct fl_kb *kb, int pattern,
                       const struct line_view *lv, bool want_facts, struct line_meta *meta,
                       enum fl_status *st)
 {
     *st = FL_OK;
     const char *s = lv->msg;
-    if (run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0) <= 0) {
+    if (missed_before(x, kb, pattern, lv))
+        return false;
+    int rc = run_pcre(x, kb, pattern, lv->msg, lv->msg_len, 0);
+    if (rc <= 0) {
         /* a prefix parser may have taken the start of what the pattern reads (Slurm's "3: " task
          * label looks like the "2: [tensor, ...]" lines of Horovod's stall inspector): the whole
-         * line, as Vectorscan saw it */
-        if (lv->msg == lv->text || run_pcre(x, kb, pattern, lv->text, lv->len, 0) <= 0)
+         * line, as Vectorscan saw it. A match there that starts past the prefix and its
+         * assertions' reach would have been found in the message: it may start only before. */
+        if (lv->msg != lv->text && rc == PCRE2_ERROR_NOMATCH) {
+            int reach = reach_of(x, kb, pattern);
+            pcre2_match_context *mctx = kb->mctx;
+            if (reach >= 0) {
+                pcre2_set_offset_limit(x->mctx_reach, lv->meta.msg_off + (size_t)reach);
+                mctx = x->mctx_reach;
+            }
+            rc = run_pcre_in(x, kb, pattern, lv->text, lv->len, 0, mctx);
+            s = lv->text;
+        } else if (lv->msg != lv->text) {
+            rc = run_pcre(x, kb, pattern, lv->text, lv->len, 0);
+            s = lv->text;
+        }
+        if (rc <= 0) {
+            if (rc == PCRE2_ERROR_NOMATCH)
+                note_miss(x, pattern, lv);
             return false;
-        s = lv->text;
+        }
     }
     if (kb->patterns[pattern].names_location) /* else set_location has nothing to find */
         each_named_group(x, code_of(x, kb, pattern), s, set_location, meta);
@@ -508,12 +590,18 @@ void extract_note_own_lines(struct extractor *x, int src, long rank, uint64_t li
 static void keep_seqnum(struct extractor *x, const struct seqnum *rec)
 {
     struct seqnum *slot = NULL;
+    /* a rank prints its watchdog lines together, and a job has thousands of ranks: the record
+     * of the line before is tried first (records are unique per rank and source) */
+    size_t last = x->seqnum_last;
+    if (last < x->nseqnums && x->seqnums[last].rank == rec->rank && x->seqnums[last].src == rec->src)
+        slot = &x->seqnums[last];
     for (size_t i = 0; i < x->nseqnums && !slot; i++)
         if (x->seqnums[i].rank == rec->rank && x->seqnums[i].src == rec->src)
-            slot = &x->seqnums[i];
+            slot = &x->seqnums[x->seqnum_last = i];
     if (slot == NULL) {
         if (GROW(x->seqnums, x->seqnums_cap, x->nseqnums, SEQNUMS_MAX) != FL_OK)
             return;
+        x->seqnum_last = x->nseqnums;
         slot = &x->seqnums[x->nseqnums++];
         *slot = *rec;
     } else if (rec->seq > slot->seq) {

@@ -147,6 +147,7 @@ struct line_verdict {
 /* One failure of torchrun's summary: the worker's rank and how it ended. exitcode 1 is Python's
  * uncaught exception; a negative one is the signal that killed the worker. */
 #define RUN_FOLDER_MAX 128
+#define LINE_MISSES_MAX 16 /* patterns found missing on one line, remembered for its others */
 
 struct launcher_failure {
     long rank, local_rank;
@@ -184,6 +185,7 @@ struct extractor {
     size_t nown, own_cap, own_last;
     struct seqnum *seqnums;     /* the highest watchdog SeqNum reported by each rank */
     size_t nseqnums, seqnums_cap;
+    size_t seqnum_last;         /* the record the previous watchdog line updated */
     struct rank_host *hosts;    /* which host each rank runs on, when a line says both */
     size_t nhosts, hosts_cap;
     char (*line_hosts)[HOST_MAX]; /* the distinct hosts that matched lines name in their prefix
@@ -219,6 +221,15 @@ struct extractor {
     unsigned *pcre_over;        /* per pattern: lines where PCRE2 ran out of its match or depth
                                    limit; at PATTERN_BUDGET the pattern is not run again */
     size_t npcre;
+    pcre2_match_context *mctx_reach; /* the KB's limits and an offset limit (extract_captures) */
+    short *reach;               /* per pattern: how far back of a match start its assertions look
+                                   (PCRE2_INFO_MAXLOOKBEHIND), -2 no bound, -1 not known yet */
+    /* the patterns whose PCRE2 found nothing on the line being handled (extract_captures) */
+    const char *miss_text;
+    int miss_src;
+    uint64_t miss_line_no;
+    int misses[LINE_MISSES_MAX];
+    size_t nmisses;
 };
 
 enum fl_status extractor_init(struct extractor *x, const struct fl_kb *kb);

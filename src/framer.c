@@ -118,18 +118,21 @@ void framer_clean(const char *line, size_t len, size_t focus, struct buf *out)
     /* the carriage-return segment: tqdm redraws a bar with '\r', only the last state is real */
     const char *cr = memchr(line, '\r', end);
     if (cr) {
-        size_t seg_start = 0, limit = end, best_start = 0, best_end = end;
-        for (size_t i = 0; i <= limit; i++) {
-            if (i == limit || line[i] == '\r') {
-                bool holds = focus < len ? (focus >= seg_start && focus < i) : i > seg_start;
-                if (holds) {
-                    best_start = seg_start;
-                    best_end = i;
-                    if (focus < len)
-                        break;
-                }
-                seg_start = i + 1;
+        /* segment by segment with memchr: a tqdm line is hundreds of redraws, tens of KB */
+        size_t seg_start = 0, best_start = 0, best_end = end;
+        for (;;) {
+            size_t i = cr ? (size_t)(cr - line) : end;
+            bool holds = focus < len ? (focus >= seg_start && focus < i) : i > seg_start;
+            if (holds) {
+                best_start = seg_start;
+                best_end = i;
+                if (focus < len)
+                    break;
             }
+            if (cr == NULL)
+                break;
+            seg_start = i + 1;
+            cr = memchr(line + seg_start, '\r', end - seg_start);
         }
         start = best_start;
         end = best_end;

@@ -139,6 +139,16 @@ void kb_free_patterns(struct fl_kb *kb)
     kb->npatterns = 0;
 }
 
+/* Whether a regex sets options inline ("(?i)", "(?x:...)"), which change what its literal
+ * characters match. */
+static bool inline_options(const char *rx)
+{
+    for (const char *p = strstr(rx, "(?"); p; p = strstr(p + 2, "(?"))
+        if (isalpha((unsigned char)p[2]) && p[2] != 'P' && (p == rx || p[-1] != '\\'))
+            return true;
+    return false;
+}
+
 static enum fl_status build_signals(struct fl_kb *kb, const struct atom_model *m,
                                    struct fl_error *err)
 {
@@ -184,6 +194,7 @@ static enum fl_status build_signals(struct fl_kb *kb, const struct atom_model *m
             }
             char atoms[ATOMS_MAX][ATOM_MAX + 1];
             size_t natoms = kb_regex_atoms(kb, sig, atoms);
+            bool flags = inline_options(sig->text);
             for (size_t a = 0; a < natoms; a++) {
                 struct pattern q = p;
                 q.confirm = true;
@@ -192,6 +203,13 @@ static enum fl_status build_signals(struct fl_kb *kb, const struct atom_model *m
                 q.pcre_expr = xstrdup(sig->text);
                 if (q.hs_expr == NULL || q.pcre_expr == NULL)
                     return FL_ERR_NOMEM;
+                /* the atom is text its branch must hold as written: a line that holds only its
+                 * window goes to PCRE2 through the atom of another branch, if any */
+                if (!flags && strlen(atoms[a]) > ATOM_WINDOW) {
+                    q.window_end = (unsigned)end;
+                    if ((q.literal = xstrdup(atoms[a])) == NULL)
+                        return FL_ERR_NOMEM;
+                }
                 if ((st = add_pattern(kb, q)) != FL_OK)
                     return st;
             }

@@ -14,10 +14,33 @@
  */
 #include "prefix.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ASCII classes, inline: <ctype.h>'s look up the locale's table through a call, and prefix
+ * parsers run on every matched line and on the lines the time look-back passes over. A prefix is
+ * read as bytes, the same whatever locale a program using the library has set (faultline sets
+ * none: these are the C locale's answers). */
+static inline bool ascii_digit(unsigned char c)
+{
+    return (unsigned)(c - '0') < 10;
+}
+
+static inline bool ascii_lower(unsigned char c)
+{
+    return (unsigned)(c - 'a') < 26;
+}
+
+static inline bool ascii_alpha(unsigned char c)
+{
+    return ascii_lower(c) || (unsigned)(c - 'A') < 26;
+}
+
+static inline bool ascii_alnum(unsigned char c)
+{
+    return ascii_alpha(c) || ascii_digit(c);
+}
 
 int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
 {
@@ -36,7 +59,7 @@ static bool digits(const char *s, size_t len, size_t pos, size_t n, int *out)
         return false;
     int v = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!isdigit((unsigned char)s[pos + i]))
+        if (!ascii_digit((unsigned char)s[pos + i]))
             return false;
         v = v * 10 + (s[pos + i] - '0');
     }
@@ -49,7 +72,7 @@ static size_t number(const char *s, size_t len, size_t pos, size_t max, long *ou
 {
     size_t i = 0;
     long v = 0;
-    while (pos + i < len && i < max && isdigit((unsigned char)s[pos + i]))
+    while (pos + i < len && i < max && ascii_digit((unsigned char)s[pos + i]))
         v = v * 10 + (s[pos + i++] - '0');
     *out = v;
     return i;
@@ -68,7 +91,7 @@ static size_t clock_time(const char *s, size_t len, size_t pos, int64_t *ms)
     if (i < len && (s[i] == '.' || s[i] == ',')) {
         size_t j = i + 1, k = 0;
         int64_t scale = 100;
-        while (j < len && isdigit((unsigned char)s[j])) {
+        while (j < len && ascii_digit((unsigned char)s[j])) {
             if (k++ < 3) {
                 frac += (s[j] - '0') * scale;
                 scale /= 10;
@@ -154,7 +177,7 @@ static bool parse_nccl(const char *s, size_t len, size_t *pos, struct line_meta 
 {
     (void)year;
     size_t p = *pos, h = p;
-    while (h < len && (isalnum((unsigned char)s[h]) || s[h] == '-' || s[h] == '.' || s[h] == '_'))
+    while (h < len && (ascii_alnum((unsigned char)s[h]) || s[h] == '-' || s[h] == '.' || s[h] == '_'))
         h++;
     if (h == p || h >= len || s[h] != ':')
         return false;
@@ -186,7 +209,7 @@ static bool parse_glog(const char *s, size_t len, size_t *pos, struct line_meta 
     bool bracket = p < len && s[p] == '[';
     if (bracket)
         p++;
-    if (p >= len || !strchr("IWEF", s[p]) || s[p] == '\0')
+    if (p >= len || (s[p] != 'I' && s[p] != 'W' && s[p] != 'E' && s[p] != 'F'))
         return false;
     /* c10 writes M + (month without zero) + dd: E501 is May 1st, E1201 is December 1st */
     long md;
@@ -348,11 +371,11 @@ static bool looks_like_host(const char *s, size_t n)
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         /* upper case: a Python qualified name (torch.OutOfMemoryError), not a host */
-        if (!(islower(c) || isdigit(c) || c == '-' || c == '.' || c == '_'))
+        if (!(ascii_lower(c) || ascii_digit(c) || c == '-' || c == '.' || c == '_'))
             return false;
-        mark |= isdigit(c) || c == '-' || c == '.';
+        mark |= ascii_digit(c) || c == '-' || c == '.';
     }
-    if (!mark || !isalpha((unsigned char)s[0]))
+    if (!mark || !ascii_alpha((unsigned char)s[0]))
         return false;
     /* ...and the standard library's lower-case classes (socket.timeout, socket.gaierror,
      * zlib.error, struct.error) end in names no host name ends in */
@@ -380,26 +403,62 @@ static bool parse_pdsh(const char *s, size_t len, size_t *pos, struct line_meta 
     return true;
 }
 
+/* The first bytes each format may start with (struct prefix_format's starts). */
+static bool starts_bracket(unsigned char c)
+{
+    return c == '[';
+}
+
+static bool starts_nccl(unsigned char c)
+{
+    return ascii_alnum(c) || c == '-' || c == '.' || c == '_';
+}
+
+static bool starts_iso(unsigned char c)
+{
+    return c == '[' || ascii_digit(c);
+}
+
+static bool starts_glog(unsigned char c)
+{
+    return c == '[' || c == 'I' || c == 'W' || c == 'E' || c == 'F';
+}
+
+static bool starts_syslog(unsigned char c)
+{
+    return c != '\0' && strchr("JFMASOND", c) != NULL; /* the months' initials */
+}
+
+static bool starts_slurm(unsigned char c)
+{
+    return c == ' ' || c == '\t' || ascii_digit(c);
+}
+
+static bool starts_pdsh(unsigned char c)
+{
+    return ascii_lower(c); /* looks_like_host: lower case, a letter first */
+}
+
 static const struct prefix_format formats[] = {
     {"torchrun", "torchrun --tee/--local-ranks-filter rank prefix",
      "[rank3]:[E501 12:00:00.123456 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught collective operation timeout",
-     parse_torchrun},
+     parse_torchrun, starts_bracket},
     {"openmpi", "OpenMPI --tag-output", "[1,3]<stderr>:Traceback (most recent call last):",
-     parse_openmpi},
+     parse_openmpi, starts_bracket},
     {"nccl", "NCCL debug prefix host:pid:tid [device]",
-     "node-1:2345:2400 [3] NCCL INFO NCCL version 2.21.5+cuda12.4", parse_nccl},
+     "node-1:2345:2400 [3] NCCL INFO NCCL version 2.21.5+cuda12.4", parse_nccl, starts_nccl},
     {"iso8601", "ISO 8601, RFC 3339 (Kubernetes) and Python logging times",
-     "2026-05-01 12:00:03,123 - train - INFO - step 10", parse_iso},
+     "2026-05-01 12:00:03,123 - train - INFO - step 10", parse_iso, starts_iso},
     {"glog", "glog and c10 logging times", "[E501 12:00:03.123456 ProcessGroupNCCL.cpp:1] boom",
-     parse_glog},
+     parse_glog, starts_glog},
     {"syslog", "syslog / journalctl short format with host",
-     "May  1 12:00:03 node-1 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1234", parse_syslog},
+     "May  1 12:00:03 node-1 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1234", parse_syslog, starts_syslog},
     {"dmesg", "dmesg seconds since boot", "[ 1234.567890] NVRM: Xid (PCI:0000:3b:00): 79",
-     parse_dmesg},
+     parse_dmesg, starts_bracket},
     {"slurm", "Slurm srun --label task prefix", "3: Traceback (most recent call last):",
-     parse_slurm},
+     parse_slurm, starts_slurm},
     {"pdsh", "pdsh / DeepSpeed runner host prefix", "node-1: [rank3]: RuntimeError: boom",
-     parse_pdsh},
+     parse_pdsh, starts_pdsh},
 };
 
 const struct prefix_format *prefix_formats(size_t *n)
@@ -458,13 +517,19 @@ bool prefix_torchrun_rank(const char *line, size_t len, long *rank, size_t *rest
     return true;
 }
 
-void prefix_parse(const char *line, size_t len, struct line_meta *m, int year)
+/* The stacked prefixes of the line, into m; whether one of them gave the rank. */
+static bool parse_formats(const char *line, size_t len, struct line_meta *m, int year)
 {
     size_t pos = 0;
     bool rank_from_prefix = false;
     for (int round = 0; round < 6; round++) {
         size_t before = pos;
+        if (pos >= len)
+            break; /* every format needs a byte */
+        unsigned char c = (unsigned char)line[pos];
         for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+            if (!formats[i].starts(c))
+                continue;
             long r = m->rank;
             bool local = m->rank_local;
             m->rank_local = false;
@@ -480,6 +545,18 @@ void prefix_parse(const char *line, size_t len, struct line_meta *m, int year)
             break;
     }
     m->msg_off = pos;
+    return rank_from_prefix;
+}
+
+void prefix_parse_time(const char *line, size_t len, struct line_meta *m, int year)
+{
+    (void)parse_formats(line, len, m, year);
+}
+
+void prefix_parse(const char *line, size_t len, struct line_meta *m, int year)
+{
+    bool rank_from_prefix = parse_formats(line, len, m, year);
+    size_t pos = m->msg_off;
     /* a local rank (torchrun's [defaultN]: on one of several nodes) gives way to the rank the
      * program writes of itself, a global one */
     if (!rank_from_prefix || m->rank_local)
@@ -494,13 +571,13 @@ static bool name_rank(const char *name, size_t n, long *rank)
     for (int k = 0; keys[k]; k++) {
         size_t kl = strlen(keys[k]);
         for (size_t i = 0; i + kl < n; i++) {
-            if (strncasecmp(name + i, keys[k], kl) != 0 || (i && isalpha((unsigned char)name[i - 1])))
+            if (strncasecmp(name + i, keys[k], kl) != 0 || (i && ascii_alpha((unsigned char)name[i - 1])))
                 continue;
             size_t j = i + kl;
             if (j < n && (name[j] == '_' || name[j] == '-' || name[j] == '.'))
                 j++;
-            if (number(name, n, j, 7, rank) && !(j + 1 < n && isalpha((unsigned char)name[j + 1]) &&
-                                                 isdigit((unsigned char)name[j])))
+            if (number(name, n, j, 7, rank) && !(j + 1 < n && ascii_alpha((unsigned char)name[j + 1]) &&
+                                                 ascii_digit((unsigned char)name[j])))
                 return true;
         }
     }
@@ -510,7 +587,7 @@ static bool name_rank(const char *name, size_t n, long *rank)
 static bool all_digits(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!isdigit((unsigned char)s[i]))
+        if (!ascii_digit((unsigned char)s[i]))
             return false;
     return n > 0;
 }
@@ -520,7 +597,7 @@ static bool name_host(const char *s, size_t n)
     static const char *const keys[] = {"node", "host", "gpu-node", "compute", "nid", "worker", "ip-", NULL};
     for (int k = 0; keys[k]; k++)
         if (n > strlen(keys[k]) && strncasecmp(s, keys[k], strlen(keys[k])) == 0 &&
-            isdigit((unsigned char)s[n - 1]))
+            ascii_digit((unsigned char)s[n - 1]))
             return true;
     return false;
 }

@@ -38,6 +38,9 @@ struct prefix_format {
     const char *sample;
     /* Parses at line[*pos]; on success fills m, advances *pos and returns true. */
     bool (*parse)(const char *line, size_t len, size_t *pos, struct line_meta *m, int year);
+    /* False for a first byte with which parse can only fail: most lines are tried against every
+     * format, and most formats turn a line down at its first byte. */
+    bool (*starts)(unsigned char c);
 };
 
 /* The table of formats and its length (for tests and `--help` listings). */
@@ -46,6 +49,9 @@ const struct prefix_format *prefix_formats(size_t *n);
 /* Parses every prefix of the line into m (fields not found are left as they are, so the caller
  * can preset them from the file name). `year` is assumed for formats that carry none. */
 void prefix_parse(const char *line, size_t len, struct line_meta *m, int year);
+/* prefix_parse without its look for a rank the message names ("[Rank 3]", " rank=3"): for the
+ * callers that read only the time (the time look-back passes over many lines). */
+void prefix_parse_time(const char *line, size_t len, struct line_meta *m, int year);
 
 /* The rank of a line that starts with torchrun's "[rankN]:" or "[defaultN]:", and where the
  * rest starts (*rest, may be NULL), without parsing it: for callers that only need to tell the

@@ -121,6 +121,7 @@ struct fl_scanner {
     int year;               /* the current year, for sources without one (scan_time.h) */
     long *ranks;
     size_t nranks, ranks_cap;
+    size_t rank_last;       /* where note_rank found or put the last rank */
     struct rank_live *live;  /* sorted by rank */
     size_t nlive, live_cap;
     struct source_error_rec *errors;
@@ -201,6 +202,9 @@ static void note_rank(struct fl_scanner *s, long rank)
 {
     if (rank < 0)
         return;
+    /* matched lines come in runs of one rank's: its place is looked at first */
+    if (s->rank_last < s->nranks && s->ranks[s->rank_last] == rank)
+        return;
     size_t lo = 0, hi = s->nranks;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -209,13 +213,16 @@ static void note_rank(struct fl_scanner *s, long rank)
         else
             hi = mid;
     }
-    if (lo < s->nranks && s->ranks[lo] == rank)
+    if (lo < s->nranks && s->ranks[lo] == rank) {
+        s->rank_last = lo;
         return;
+    }
     if (GROW(s->ranks, s->ranks_cap, s->nranks, SEEN_RANKS_MAX) != FL_OK)
         return;
     memmove(&s->ranks[lo + 1], &s->ranks[lo], (s->nranks - lo) * sizeof *s->ranks);
     s->ranks[lo] = rank;
     s->nranks++;
+    s->rank_last = lo;
 }
 
 /* Where rank's progress record is, or would go: the records are sorted by rank. */
@@ -432,8 +439,25 @@ static bool holds(const char *line, size_t n, const char *needle, bool nocase, s
     if (at < n && k <= n - at &&
         (nocase ? strncasecmp(line + at, needle, k) : memcmp(line + at, needle, k)) == 0)
         return true;
-    if (!nocase)
-        return memmem(line, n, needle, k) != NULL;
+    if (!nocase) {
+        /* by one of its bytes that is not a space, with memchr: glibc's memmem (two-way) cost
+         * more than the rest of the test on the lines of a log of errors, where most windows
+         * found are not their literal */
+        if (k == 0)
+            return true;
+        size_t j = 0;
+        while (j + 1 < k && needle[j] == ' ')
+            j++;
+        for (const char *p = line + j, *end = line + n; k <= n && p + (k - j) <= end;) {
+            p = memchr(p, needle[j], (size_t)(end - p) - (k - j) + 1);
+            if (p == NULL)
+                return false;
+            if (memcmp(p - j, needle, k) == 0)
+                return true;
+            p++;
+        }
+        return false;
+    }
     /* strncasecmp's own first test, inline: a call at every byte of every line was a tenth of
      * the time on a log where most lines are errors */
     int first = tolower((unsigned char)needle[0]);
@@ -766,6 +790,7 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         note_own_line(s, so, rank, so->lines + 1);
     }
     sort_ids(ids, tos, nids);
+    const struct pattern *tried = NULL; /* the last pattern whose line went past its literal */
     for (size_t i = 0; i < nids && st == FL_OK; i++) {
         if (i && ids[i] == ids[i - 1])
             continue;
@@ -776,14 +801,15 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
             continue;
         }
         struct line_view ev = lv;
-        if (i && pat->entry == s->kb->patterns[ids[i - 1]].entry &&
-            pat->signal == s->kb->patterns[ids[i - 1]].signal)
+        if (tried && pat->entry == tried->entry && pat->signal == tried->signal)
             continue; /* two atoms of one regex on one line: one line, one confirmation */
         /* where the window's match puts the literal, on the line as read (SIZE_MAX: cleaned) */
         size_t lit_at = lv.text == whole && tos[i] >= ls + pat->window_end
                         ? (size_t)(tos[i] - ls - pat->window_end) : SIZE_MAX;
         if (pat->literal && !holds(lv.text, lv.len, pat->literal, pat->nocase, lit_at))
-            continue; /* Vectorscan found a window of the literal, not all of it */
+            continue; /* Vectorscan found a window of the literal (or of a regex's atom), not
+                         all of it; the regex may still match by another branch's atom */
+        tried = pat;
         bool want_facts = s->corr.st[pat->entry].counts[pat->signal] < 4;
         if (pat->pcre_expr && (want_facts || pat->names_location || pat->confirm)) {
             /* PCRE2 confirms atoms and prefilters, and reads the captures */

@@ -58,7 +58,7 @@ bool scanner_time_of_line(struct source_time *t, const char *p, size_t n, struct
     *m = (struct line_meta){.rank = -1, .ts_ms = TS_UNKNOWN};
     if (!has_clock(p, n))
         return false; /* callers read only the time */
-    prefix_parse(p, n, m, t->year);
+    prefix_parse_time(p, n, m, t->year);
     return m->ts_ms != TS_UNKNOWN;
 }
 

@@ -29,6 +29,32 @@ static void every_sample_parses(void **state)
     }
 }
 
+/* A format's starts() may turn a first byte down only if its parser cannot take a line that
+ * starts with it: its sample with each of the 256 bytes in front, and in place of its first. */
+static void starts_turns_down_only_what_cannot_parse(void **state)
+{
+    (void)state;
+    size_t n;
+    const struct prefix_format *f = prefix_formats(&n);
+    for (size_t i = 0; i < n; i++) {
+        assert_true(f[i].starts((unsigned char)f[i].sample[0]));
+        size_t sl = strlen(f[i].sample);
+        char line[512];
+        assert_true(sl + 2 < sizeof line);
+        for (int c = 0; c < 256; c++) {
+            for (int how = 0; how < 2; how++) {
+                line[0] = (char)c;
+                memcpy(line + 1, f[i].sample + how, sl - how);
+                size_t len = sl + 1 - how, pos = 0;
+                struct line_meta m = {.rank = -1, .ts_ms = TS_UNKNOWN};
+                if (f[i].parse(line, len, &pos, &m, 2026) && !f[i].starts((unsigned char)c))
+                    fail_msg("format %s parses a line starting with byte %d, which starts() "
+                             "turns down", f[i].name, c);
+            }
+        }
+    }
+}
+
 static void torchrun_with_c10_time(void **state)
 {
     (void)state;
@@ -149,7 +175,8 @@ static void local_ranks(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(every_sample_parses), cmocka_unit_test(torchrun_with_c10_time),
+        cmocka_unit_test(every_sample_parses),
+        cmocka_unit_test(starts_turns_down_only_what_cannot_parse), cmocka_unit_test(torchrun_with_c10_time),
         cmocka_unit_test(launchers), cmocka_unit_test(times), cmocka_unit_test(paths),
         cmocka_unit_test(local_ranks),
     };
