@@ -332,6 +332,21 @@ static const char pem_masked[] =
     "step 12 loss 2.1\n";
 
 /* Streaming: any chunking gives the output of one apply, and a key block spans lines. */
+/* The masker's output for text written in chunks of `step` bytes, then ended; the caller frees it. */
+static char *mask_in_chunks(struct fl_masker *m, const char *text, size_t step)
+{
+    char *out = NULL;
+    size_t olen = 0;
+    FILE *f = open_memstream(&out, &olen);
+    assert_non_null(f);
+    size_t n = strlen(text);
+    for (size_t i = 0; i < n; i += step)
+        assert_int_equal(fl_masker_write(m, text + i, n - i < step ? n - i : step, f), FL_OK);
+    assert_int_equal(fl_masker_end(m, f), FL_OK);
+    fclose(f);
+    return out;
+}
+
 static void streaming_masks_key_blocks_in_any_chunking(void **state)
 {
     (void)state;
@@ -339,15 +354,7 @@ static void streaming_masks_key_blocks_in_any_chunking(void **state)
     for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
         struct fl_masker *m;
         assert_int_equal(fl_masker_new(FL_MASK_ALL, &m), FL_OK);
-        char *text = NULL;
-        size_t tlen = 0;
-        FILE *f = open_memstream(&text, &tlen);
-        assert_non_null(f);
-        size_t n = sizeof pem_log - 1;
-        for (size_t i = 0; i < n; i += steps[k])
-            assert_int_equal(fl_masker_write(m, pem_log + i, n - i < steps[k] ? n - i : steps[k], f), FL_OK);
-        assert_int_equal(fl_masker_end(m, f), FL_OK);
-        fclose(f);
+        char *text = mask_in_chunks(m, pem_log, steps[k]);
         assert_string_equal(text, pem_masked);
         free(text);
         char *out = mask(m, pem_log);
@@ -400,15 +407,7 @@ static void k8s_secret_data_is_masked(void **state)
     for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
         struct fl_masker *m;
         assert_int_equal(fl_masker_new(FL_MASK_SECRETS, &m), FL_OK);
-        char *text = NULL;
-        size_t tlen = 0;
-        FILE *f = open_memstream(&text, &tlen);
-        assert_non_null(f);
-        size_t n = sizeof k8s_log - 1;
-        for (size_t i = 0; i < n; i += steps[k])
-            assert_int_equal(fl_masker_write(m, k8s_log + i, n - i < steps[k] ? n - i : steps[k], f), FL_OK);
-        assert_int_equal(fl_masker_end(m, f), FL_OK);
-        fclose(f);
+        char *text = mask_in_chunks(m, k8s_log, steps[k]);
         /* whatever the chunks, no value of a Secret survives; cut into lines, a block may not
          * see its object's kind, and then only base64 of random bytes is masked */
         for (size_t i = 0; i < sizeof secrets / sizeof secrets[0]; i++)
