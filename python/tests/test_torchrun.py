@@ -3,6 +3,7 @@ diagnosis file beside rank 1's error.json names rank 1 and its exception."""
 import glob
 import json
 import os
+import socket
 import subprocess
 import sys
 
@@ -18,8 +19,14 @@ def test_two_rank_job_one_raises(tmp_path):
     logs = tmp_path / "logs"
     # --redirects/--tee 2 (stderr to attempt_K/N/stderr.log and to the console): Debian's torch
     # 1.13 on Python 3.11 cannot parse the default 0 (Std.from_str returns None for it).
-    cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nnodes", "1",
-           "--nproc_per_node", "2", "--redirects", "2", "--tee", "2", "--log_dir", str(logs), job]
+    # A free port of the kernel's choosing, not --standalone's fixed 29400, which another job on
+    # the machine may hold.
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cmd = [sys.executable, "-m", "torch.distributed.run", "--nnodes", "1", "--master_addr",
+           "127.0.0.1", "--master_port", str(port), "--nproc_per_node", "2", "--redirects", "2",
+           "--tee", "2", "--log_dir", str(logs), job]
     env = child_env(OMP_NUM_THREADS="1", GLOO_SOCKET_IFNAME="lo")
     env.pop("TORCHELASTIC_ERROR_FILE", None)
     env.pop("RANK", None)
