@@ -1080,6 +1080,13 @@ static const struct own_lines *own_of(const struct run_analysis *a, int src, lon
     return NULL;
 }
 
+/* How many of its own lines rank printed on console src (0 when none). */
+static unsigned long own_count(const struct run_analysis *a, int src, long rank)
+{
+    const struct own_lines *o = own_of(a, src, rank);
+    return o ? o->lines : 0;
+}
+
 /* Whether the console's own lines came out as they were printed, line by line: the ranks' lines
  * alternate (each rank's in two runs or more on average, runs of a few lines). A program whose
  * standard output is a pipe or a file holds it in a block buffer (Python's, 8 KiB) unless told
@@ -1148,9 +1155,6 @@ static bool rule_printed_after(struct run_analysis *a)
     return true;
 }
 
-/* The source the headline was printed in; declared here for the rules on a console's lines. */
-static int headline_src(const struct run_analysis *a);
-
 /* A script that prints the same lines on every rank (each step's loss, "loaded shard") shows
  * where each rank got to: when all ranks of the console but one printed the same number of such
  * lines and that one printed fewer, it stopped first, before the point all others reached. Every
@@ -1175,28 +1179,25 @@ static bool rule_fewest_own_lines(struct run_analysis *a)
     unsigned long least = 0, others = 0;
     size_t at_least = 0;
     for (size_t i = 0; i < n; i++) {
-        const struct own_lines *o = own_of(a, src, v[i]);
-        unsigned long c = o ? o->lines : 0;
+        unsigned long c = own_count(a, src, v[i]);
         if (fewest < 0 || c < least) {
-            if (fewest >= 0)
-                others = least;
             fewest = v[i];
             least = c;
             at_least = 1;
         } else if (c == least) {
             at_least++;
-        } else if (others == 0) {
-            others = c;
-        } else if (c != others) {
-            return false; /* the others differ among themselves */
         }
     }
-    if (at_least != 1 || others == 0)
+    if (at_least != 1)
         return false;
     for (size_t i = 0; i < n; i++) {
-        const struct own_lines *o = own_of(a, src, v[i]);
-        if (v[i] != fewest && (o ? o->lines : 0) != others)
-            return false;
+        unsigned long c = own_count(a, src, v[i]);
+        if (v[i] == fewest)
+            continue;
+        if (others == 0)
+            others = c;
+        else if (c != others)
+            return false; /* the others differ among themselves */
     }
     const struct exception_event *e = headline_exception(a);
     const struct own_lines *o = own_of(a, src, fewest);
