@@ -1,7 +1,7 @@
 /*
  * mask_rules.h — what the masker looks for (internal): the rule table and its Vectorscan
- * database. Kept apart from the masking engine so that the build can compile and serialise the
- * database ahead (tools/maskgen.c), as it does for the knowledge base: compiling 40 prefilters
+ * database. Kept apart from the masking engine so that the build can compile the database ahead
+ * and ship its image (tools/maskgen.c), as it does for the knowledge base: compiling 40 prefilters
  * at every start would cost more than masking a report.
  */
 #ifndef FL_MASK_RULES_H
