@@ -8,7 +8,7 @@
  * from them (kb_embedded.c); any other is flattened into patterns and compiled here.
  */
 #include "kb.h"
-#include "hs_image.h"
+#include "db_image.h"
 #include "status.h"
 #include "walk.h"
 
@@ -182,7 +182,7 @@ enum fl_status fl_kb_compile(struct fl_kb *kb, struct fl_error *err)
          * and the signals' pattern indexes, hold */
         kb->patterns = (struct pattern *)kb->prebuilt->patterns;
         kb->npatterns = kb->prebuilt->npatterns;
-        kb->db = hs_image_db(kb->prebuilt->db_image, kb->prebuilt->db_image_len, NULL);
+        kb->db = db_image_use(kb->prebuilt->db_image, kb->prebuilt->db_image_len, NULL);
         if (kb->db != NULL) {
             kb->db_borrowed = true;
             kb->compiled = true;

@@ -125,7 +125,7 @@ struct pattern {
 };
 
 /* What the build made of the shipped entries (kb_embedded.c): their pattern table and its
- * Vectorscan database, as the image that is used where it lies (hs_image.h). */
+ * Vectorscan database, as the image that is used where it lies (db_image.h). */
 struct kb_prebuilt {
     const struct pattern *patterns;
     size_t npatterns;
@@ -139,7 +139,7 @@ struct fl_kb {
     struct pattern *patterns;
     size_t npatterns, patterns_cap;
     hs_database_t *db;
-    bool db_borrowed; /* db is the build's read-only image (hs_image.h), not freed */
+    bool db_borrowed; /* db is the build's read-only image (db_image.h), not freed */
     bool compiled;
     /* Set by fl_kb_add_embedded while the KB holds exactly the shipped entries, cleared by
      * fl_kb_add_dir: fl_kb_compile then takes this pattern table (borrowed, never freed) and

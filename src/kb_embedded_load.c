@@ -4,7 +4,7 @@
  * The build turns kb/ entries into kb_embedded.c (by tools/kbgen.c): the entries already parsed
  * (strings, signals, condition programs and Markdown texts as read-only data), their pattern
  * table, and the Vectorscan database compiled from it, as the image used where it lies
- * (hs_image.h). Start-up then parses no YAML, builds no pattern table and compiles no pattern,
+ * (db_image.h). Start-up then parses no YAML, builds no pattern table and compiles no pattern,
  * which is what keeps a diagnosis of a small log in milliseconds: it only copies each entry's
  * signals, which compiling a KB that --kb folders changed writes to.
  */

@@ -149,7 +149,7 @@ struct out {
 struct fl_masker {
     enum fl_mask_mode mode;
     hs_database_t *db;
-    bool db_borrowed;              /* db is the build's read-only image (hs_image.h) */
+    bool db_borrowed;              /* db is the build's read-only image (db_image.h) */
     hs_scratch_t *scratch;
     pcre2_code *re[MASK_RULES_MAX];
     unsigned re_uses[MASK_RULES_MAX]; /* hits of each rule, up to PCRE_JIT_AFTER */

@@ -10,7 +10,7 @@
  * shipped entries. An invalid entry fails the build with its file:line message.
  */
 #include "kb.h"
-#include "hs_image.h"
+#include "db_image.h"
 #include "walk.h"
 
 #include <stdio.h>
@@ -236,7 +236,7 @@ int main(int argc, char **argv)
     fprintf(out, "};\nconst size_t kb_embedded_count = %zu;\n", kb->nentries);
     write_patterns(out, kb);
     size_t image_len;
-    if (hs_image_write(out, "db_image", kb->db, &image_len) != 0) {
+    if (db_image_write(out, "db_image", kb->db, &image_len) != 0) {
         fprintf(stderr, "kbgen: cannot write the database's image\n");
         fclose(out);
         fl_kb_free(kb);

@@ -1,11 +1,11 @@
 /*
  * maskgen.c — build-time generator of mask_embedded.c: the masking database of each mode,
- * compiled and written as its in-memory image (hs_image.h), which a masker uses where it lies.
+ * compiled and written as its in-memory image (db_image.h), which a masker uses where it lies.
  * It also compiles every rule's PCRE2 regex once: a masker compiles one only when its rule first
  * hits, so a regex that does not compile must fail the build, not a run.
  * Usage: maskgen OUT.c
  */
-#include "hs_image.h"
+#include "db_image.h"
 #include "mask_rules.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -54,7 +54,7 @@ int main(int argc, char **argv)
         char name[16];
         snprintf(name, sizeof name, "db_%d", mode);
         if (mask_compile_db((enum fl_mask_mode)mode, &db) != FL_OK ||
-            hs_image_write(out, name, db, &lens[mode]) != 0) {
+            db_image_write(out, name, db, &lens[mode]) != 0) {
             fprintf(stderr, "maskgen: cannot build the masking database\n");
             return 1;
         }

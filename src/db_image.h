@@ -1,5 +1,5 @@
 /*
- * hs_image.h — a Vectorscan database shipped as its in-memory image, used where it lies.
+ * db_image.h — a Vectorscan database shipped as its in-memory image, used where it lies.
  *
  * hs_deserialize_database copies a serialised database into fresh heap memory (zeroed, filled,
  * checksummed) at every start: for the knowledge base's and the masker's databases about 85
@@ -12,20 +12,20 @@
  * image as it checks a database mapped from a file (magic, version, this CPU's features,
  * alignment and checksum); an image that fails is not used, and the caller compiles instead.
  */
-#ifndef FL_HS_IMAGE_H
-#define FL_HS_IMAGE_H
+#ifndef FL_DB_IMAGE_H
+#define FL_DB_IMAGE_H
 
 #include <hs/hs.h>
 #include <stdio.h>
 
 /* Build time: writes "_Alignas(64) static const unsigned char NAME[] = {...};" holding db's
  * in-memory image, and its length to *len. Returns 0, or -1 when db cannot be imaged. */
-int hs_image_write(FILE *out, const char *name, const hs_database_t *db, size_t *len);
+int db_image_write(FILE *out, const char *name, const hs_database_t *db, size_t *len);
 
 /* Run time: the database of the image of len bytes at img, or NULL when this Vectorscan cannot
  * run it here (another version or CPU, a misaligned copy). A scratch for it is allocated into
  * *scratch (which the check needs anyway); with scratch NULL it is freed again. The database
  * is read-only and borrowed: never pass it to hs_free_database. */
-hs_database_t *hs_image_db(const unsigned char *img, size_t len, hs_scratch_t **scratch);
+hs_database_t *db_image_use(const unsigned char *img, size_t len, hs_scratch_t **scratch);
 
 #endif

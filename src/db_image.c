@@ -1,7 +1,7 @@
 /*
- * hs_image.c — a Vectorscan database shipped as its in-memory image (see hs_image.h).
+ * db_image.c — a Vectorscan database shipped as its in-memory image (see db_image.h).
  */
-#include "hs_image.h"
+#include "db_image.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 
 #define IMAGE_ALIGN 64 /* what hs_deserialize_database_at aligns the bytecode to */
 
-int hs_image_write(FILE *out, const char *name, const hs_database_t *db, size_t *len)
+int db_image_write(FILE *out, const char *name, const hs_database_t *db, size_t *len)
 {
     char *ser = NULL;
     size_t ser_len = 0, size = 0;
@@ -33,7 +33,7 @@ out:
     return rc;
 }
 
-hs_database_t *hs_image_db(const unsigned char *img, size_t len, hs_scratch_t **scratch)
+hs_database_t *db_image_use(const unsigned char *img, size_t len, hs_scratch_t **scratch)
 {
     hs_database_t *db = (hs_database_t *)(uintptr_t)img; /* read-only: Vectorscan only reads it */
     hs_scratch_t *s = NULL;

@@ -1,4 +1,4 @@
-/* test_hs_image.c — a Vectorscan database shipped as its in-memory image (hs_image.h): the
+/* test_db_image.c — a Vectorscan database shipped as its in-memory image (db_image.h): the
  * build's images are used where they lie and match as the compiled database does; a copy that is
  * misaligned, cut short or corrupted is refused, and the knowledge base then compiles its
  * patterns instead; the writer's output is the image of the database it was given. */
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hs_image.h"
+#include "db_image.h"
 #include "kb.h"
 #include "mask_rules.h"
 
@@ -50,7 +50,7 @@ static void used_in_place(void **state)
     (void)state;
     for (int mode = 0; mode < 2; mode++) {
         hs_scratch_t *scratch = NULL;
-        hs_database_t *db = hs_image_db(mask_embedded_db[mode], mask_embedded_len[mode], &scratch);
+        hs_database_t *db = db_image_use(mask_embedded_db[mode], mask_embedded_len[mode], &scratch);
         assert_ptr_equal(db, (const void *)mask_embedded_db[mode]);
         assert_non_null(scratch);
         assert_true(mask_hits(db, scratch) > 0);
@@ -60,7 +60,7 @@ static void used_in_place(void **state)
     void *block;
     unsigned char *copy = copy_image(0, &block);
     hs_scratch_t *scratch = NULL;
-    hs_database_t *db = hs_image_db(copy, mask_embedded_len[0], &scratch);
+    hs_database_t *db = db_image_use(copy, mask_embedded_len[0], &scratch);
     assert_ptr_equal(db, copy);
     assert_true(mask_hits(db, scratch) > 0);
     hs_free_scratch(scratch);
@@ -74,17 +74,17 @@ static void bad_copies_refused(void **state)
     void *block;
     hs_scratch_t *scratch = NULL;
     unsigned char *copy = copy_image(8, &block); /* 8-byte aligned, not 64 */
-    assert_null(hs_image_db(copy, len, &scratch));
+    assert_null(db_image_use(copy, len, &scratch));
     assert_null(scratch);
     free(block);
     copy = copy_image(0, &block);
-    assert_null(hs_image_db(copy, len - 1, NULL)); /* cut short */
-    assert_null(hs_image_db(copy, 16, NULL));
+    assert_null(db_image_use(copy, len - 1, NULL)); /* cut short */
+    assert_null(db_image_use(copy, 16, NULL));
     copy[len / 2] ^= 0x5a; /* the checksum no longer holds */
-    assert_null(hs_image_db(copy, len, &scratch));
+    assert_null(db_image_use(copy, len, &scratch));
     assert_null(scratch);
     free(block);
-    assert_null(hs_image_db(NULL, len, NULL));
+    assert_null(db_image_use(NULL, len, NULL));
 }
 
 /* The shipped KB scans with the build's image; with an image that does not run here it compiles
@@ -134,7 +134,7 @@ static void writer_writes_the_image(void **state)
     size_t text_len = 0, len = 0;
     FILE *out = open_memstream(&text, &text_len);
     assert_non_null(out);
-    assert_int_equal(hs_image_write(out, "img", db, &len), 0);
+    assert_int_equal(db_image_write(out, "img", db, &len), 0);
     assert_int_equal(fclose(out), 0);
     hs_free_database(db);
     assert_int_equal(len, mask_embedded_len[FL_MASK_SECRETS]);
