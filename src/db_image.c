@@ -38,8 +38,9 @@ hs_database_t *db_image_use(const unsigned char *img, size_t len, hs_scratch_t *
     hs_database_t *db = (hs_database_t *)(uintptr_t)img; /* read-only: Vectorscan only reads it */
     hs_scratch_t *s = NULL;
     size_t size = 0;
-    if (img == NULL || len < IMAGE_ALIGN || (uintptr_t)img % IMAGE_ALIGN != 0 || hs_database_size(db, &size) != HS_SUCCESS ||
-        size != len || hs_alloc_scratch(db, &s) != HS_SUCCESS)
+    if (img == NULL || len < IMAGE_ALIGN || (uintptr_t)img % IMAGE_ALIGN != 0 ||
+        hs_database_size(db, &size) != HS_SUCCESS || size != len ||
+        hs_alloc_scratch(db, &s) != HS_SUCCESS)
         return NULL;
     if (scratch != NULL)
         *scratch = s;

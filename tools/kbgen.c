@@ -242,7 +242,8 @@ int main(int argc, char **argv)
         fl_kb_free(kb);
         return 1;
     }
-    fprintf(out, "const struct kb_prebuilt kb_embedded_prebuilt = {patterns, %zu, db_image, %zu};\n",
+    fprintf(out,
+            "const struct kb_prebuilt kb_embedded_prebuilt = {patterns, %zu, db_image, %zu};\n",
             kb->npatterns, image_len);
     fprintf(out, "const char kb_embedded_common[] = {");
     const char *common = kb->common_lines ? kb->common_lines : "";
