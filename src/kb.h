@@ -73,7 +73,9 @@ struct entry {
     char *markdown;         /* whole file */
     size_t body_offset;     /* where the Markdown body starts */
     bool embedded;          /* compiled in (kb_embedded.c): every string, list and the condition
-                               are read-only data of the program; only `signals` is owned */
+                               are read-only data of the program, and `signals` too until the KB
+                               builds its own patterns, which write to them (signals_owned) */
+    bool signals_owned;     /* an embedded entry's `signals` are a copy the KB owns */
 };
 
 /* Built-in patterns of the extractors; their handler lives in extract.c. */
