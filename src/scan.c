@@ -704,6 +704,39 @@ static void note_steps(struct fl_scanner *s, struct source *so, const struct win
     }
 }
 
+/* Whether none of the matches m[0..nm) reads its line's time: NCCL's communicator lines
+ * ("NCCL INFO comm 0x... rank N nranks M"), which only say which host a rank runs on, are most
+ * of the matched lines of an NCCL_DEBUG=INFO log. */
+static bool timeless(const struct fl_kb *kb, const struct match *m, size_t nm)
+{
+    for (size_t i = 0; i < nm; i++)
+        if (kb->patterns[m[i].id].builtin != BUILTIN_RANK_HOST)
+            return false;
+    return nm > 0;
+}
+
+/* The time of the line [ls, le) (read as p[0..n), prefix-parsed into lv), by the rule the
+ * look-back shares: its own, else the nearest earlier dated line's when it has matches. */
+static void line_time(struct source *so, const struct window *w, uint64_t ls, uint64_t le,
+                      const char *p, size_t n, size_t nm, struct line_view *lv)
+{
+    struct time_view tv = time_view(so, w);
+    if (lv->text != p || ls < so->base || n != (size_t)(le - ls) || n > SCANNER_TIME_PREFIX) {
+        /* the line's own time by the rule the look-back uses too, from its start, not from
+         * what the match-focused cleaning kept; a short clean line was parsed just so before */
+        struct line_meta own;
+        scanner_time_of_span(&so->time, &tv, ls, le, &own);
+        lv->meta.ts_ms = own.ts_ms;
+        lv->meta.ts_no_year = own.ts_no_year;
+        lv->meta.ts_no_zone = own.ts_no_zone;
+    }
+    if (lv->meta.ts_ms != TS_UNKNOWN) {
+        scanner_time_dated(&so->time, ls, le, &lv->meta);
+    } else if (nm) {
+        scanner_time_inherit(&so->time, &tv, ls, le, &lv->meta);
+    }
+}
+
 /* Handles one line [ls, le) and the matches m[0..nm) that end in it. */
 static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const struct window *w,
                                   uint64_t ls, uint64_t le, const struct match *m, size_t nm)
@@ -738,25 +771,19 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
     lv.meta = so->path_meta;
     prefix_parse(lv.text, lv.len, &lv.meta, so->time.year);
     lv.meta.rank = stored_rank(so, lv.meta.rank, lv.meta.rank_local);
-    struct time_view tv = time_view(so, w);
-    if (lv.text != p || ls < so->base || n != (size_t)(le - ls) || n > SCANNER_TIME_PREFIX) {
-        /* the line's own time by the rule the look-back uses too, from its start, not from
-         * what the match-focused cleaning kept; a short clean line was parsed just so above */
-        struct line_meta own;
-        scanner_time_of_span(&so->time, &tv, ls, le, &own);
-        lv.meta.ts_ms = own.ts_ms;
-        lv.meta.ts_no_year = own.ts_no_year;
-        lv.meta.ts_no_zone = own.ts_no_zone;
-    }
-    if (lv.meta.ts_ms != TS_UNKNOWN) {
-        scanner_time_dated(&so->time, ls, le, &lv.meta);
-    } else if (nm) {
-        scanner_time_inherit(&so->time, &tv, ls, le, &lv.meta);
+    bool follow = extract_following(&s->x, lv.src);
+    if (follow || !timeless(s->kb, m, nm)) {
+        line_time(so, w, ls, le, p, n, nm, &lv);
+    } else {
+        /* nothing here reads the line's time: its look-back is left to the next line that does
+         * (or to the chunk's end), which looks at the lines between from where this one would
+         * have stopped, and finds the same nearest dated line */
+        lv.meta.ts_ms = TS_UNKNOWN;
     }
     lv.msg = lv.text + lv.meta.msg_off;
     lv.msg_len = lv.len - lv.meta.msg_off;
     enum fl_status st = FL_OK;
-    if (extract_following(&s->x, lv.src))
+    if (follow)
         st = extract_on_line(&s->x, &lv);
     bool matched_any = false; /* atoms and prefilters that PCRE2 or memmem turn down do not count */
     unsigned ids[64];

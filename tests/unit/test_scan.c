@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "faultline.h"
 #include "unit_kb.h"
 #include "report.h"
@@ -194,6 +195,42 @@ static void step_lines_same_for_any_chunking(void **state)
     free(want);
 }
 
+/* NCCL's communicator lines read no time, and their look-back is left to the next line that
+ * needs one: an undated failure after them still takes the time of the dated line before them,
+ * within the look-back's 16 KiB and not beyond, whatever the chunking; and each still names its
+ * rank's host. */
+static void comm_lines_leave_the_look_back(void **state)
+{
+    (void)state;
+    struct buf log;
+    buf_init(&log, 1 << 20);
+    for (int far = 0; far < 2; far++) {
+        buf_reset(&log);
+        buf_printf(&log, "%s", "[rank1]:2026-05-01 12:00:01,000 - INFO - step 1\n");
+        /* 24 or 240 communicator lines of ~100 bytes: the dated line is 2.4 or 24 KB back */
+        for (int i = 0; i < (far ? 240 : 24); i++)
+            buf_printf(&log, "node-%d:10%d:20%d [%d] NCCL INFO comm 0x7f12a%03d rank %d nranks 2 "
+                       "cudaDev %d busId 1000 - Init COMPLETE\n", i % 2, i % 2, i % 2, i % 2, i,
+                       i % 2, i % 2);
+        buf_printf(&log, "%s", "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to "
+                             "allocate 2.00 GiB.\n");
+        char *want = report_json(log.data, 1 << 20);
+        assert_non_null(strstr(want, "\"initiating_host\": \"node-1\""));
+        if (far)
+            assert_non_null(strstr(want, "\"first_seen\": null"));
+        else
+            assert_non_null(strstr(want, "\"first_seen\": \"2026-05-01T12:00:01.000\""));
+        size_t sizes[] = {1, 7, 64, 100, 4096};
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            char *got = report_json(log.data, sizes[k]);
+            assert_string_equal(got, want);
+            free(got);
+        }
+        free(want);
+    }
+    buf_free(&log);
+}
+
 /* More step lines in one chunk than either the step list or the pending matches hold alone:
  * none may be dropped. */
 static void many_step_lines_in_one_chunk(void **state)
@@ -218,6 +255,7 @@ int main(void)
         cmocka_unit_test(same_result_for_any_chunking), cmocka_unit_test(facts_extracted),
         cmocka_unit_test(step_lines_counted_once), cmocka_unit_test(step_lines_same_for_any_chunking),
         cmocka_unit_test(many_step_lines_in_one_chunk),
+        cmocka_unit_test(comm_lines_leave_the_look_back),
         cmocka_unit_test(healthy_log_has_no_diagnosis), cmocka_unit_test(unclassified_exception), cmocka_unit_test(chained_exceptions),
     };
     return cmocka_run_group_tests(tests, unit_kb_setup, unit_kb_teardown);
