@@ -53,7 +53,8 @@
  *                                traceback did not raise it; the one rank of the console left did
  *                                (only where the lines came out as printed);
  *   rule_fewest_own_lines        the one rank that printed fewer own lines than all others, which
- *                                agree, stopped first (only where every count is complete);
+ *                                agree, stopped first (only where its own count is complete: it
+ *                                exited by itself, or the lines came out as printed);
  *   rule_launcher_hint           torchrun's "Root Cause (first observed failure)" names the first
  *                                process its agent saw exit, which is often not the first to fail:
  *                                used only when nothing on the ranks decides, and the agent of the
@@ -1157,10 +1158,13 @@ static bool rule_printed_after(struct run_analysis *a)
 
 /* A script that prints the same lines on every rank (each step's loss, "loaded shard") shows
  * where each rank got to: when all ranks of the console but one printed the same number of such
- * lines and that one printed fewer, it stopped first, before the point all others reached. Every
- * count is complete only when every worker flushed its output: each exited by itself (the
- * summary lists them all with an exit code, none killed by a signal or stopped by the agent), or
- * the lines came out as printed. The rank must not have printed after the headline's exception. */
+ * lines and that one printed fewer, it stopped first, before the point all others reached. The
+ * count of a worker that exited by itself (the summary lists it with an exit code) is complete:
+ * Python flushes its output at exit. A worker stopped by the agent's SIGTERM or killed by a
+ * signal may have lost what its buffer held, so its count is only at least what it shows: the
+ * comparison holds when the rank of fewest lines exited by itself, whatever the others' ends, or
+ * when the lines came out as printed. The rank must not have printed after the headline's
+ * exception. */
 static bool rule_fewest_own_lines(struct run_analysis *a)
 {
     int src = headline_src(a);
@@ -1168,18 +1172,13 @@ static bool rule_fewest_own_lines(struct run_analysis *a)
     size_t n = src >= 0 ? console_ranks(a, src, v) : 0;
     if (n < 3)
         return false;
-    bool flushed = true, granular = line_granular(a, src);
-    for (size_t i = 0; i < n && flushed; i++) {
-        const struct launcher_failure *f = listed(a, v[i]);
-        flushed = f && f->src == src && f->exitcode > 0;
-    }
-    if (!flushed && !granular)
-        return false;
     long fewest = -1;
     unsigned long least = 0, others = 0;
-    size_t at_least = 0;
+    size_t at_least = 0, cut = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned long c = own_count(a, src, v[i]);
+        const struct launcher_failure *f = listed(a, v[i]);
+        cut += !(f && f->src == src && f->exitcode > 0);
         if (fewest < 0 || c < least) {
             fewest = v[i];
             least = c;
@@ -1189,6 +1188,10 @@ static bool rule_fewest_own_lines(struct run_analysis *a)
         }
     }
     if (at_least != 1)
+        return false;
+    const struct launcher_failure *ff = listed(a, fewest);
+    bool complete = ff && ff->src == src && ff->exitcode > 0, granular = line_granular(a, src);
+    if (!complete && !granular)
         return false;
     for (size_t i = 0; i < n; i++) {
         unsigned long c = own_count(a, src, v[i]);
@@ -1207,7 +1210,9 @@ static bool rule_fewest_own_lines(struct run_analysis *a)
     buf_printf(&a->why, "rank %ld printed %lu line(s) of its own where every other rank printed "
                "%lu: it stopped first", fewest, least, others);
     decided(a, &a->rank_rule, "fewest_own_lines", "rank %ld printed %lu own line(s), each of the "
-            "console's %zu other ranks %lu", fewest, least, n - 1, others);
+            "console's %zu other ranks %lu%s", fewest, least, n - 1, others,
+            cut && !granular ? " (those stopped or killed by a signal may have printed more, "
+                               "never fewer)" : "");
     return true;
 }
 
@@ -1252,6 +1257,19 @@ static bool rule_launcher_hint(struct run_analysis *a)
         return false;
     const struct launcher_failure *tie = root_cause_tie(a, rank);
     if (tie) {
+        long same[CONSOLE_RANKS_MAX];
+        size_t n = 0;
+        for (size_t i = 0; i < a->nfailures && n < CONSOLE_RANKS_MAX; i++)
+            if (a->failures[i].src == tie->src && a->failures[i].rank >= 0 &&
+                strcmp(a->failures[i].time, tie->time) == 0)
+                same[n++] = a->failures[i].rank;
+        n = unique_ranks(same, n);
+        buf_printf(&a->why, "No initiating rank is given: torchrun's \"Root Cause\" names rank %ld "
+                   "only as the lowest of the ranks its agent found dead at the same second (", rank);
+        for (size_t i = 0; i < n; i++)
+            buf_printf(&a->why, "%s%ld", i == 0 ? "" : i + 1 == n ? " and " : ", ", same[i]);
+        buf_printf(&a->why, ", %s), and nothing else in the logs says which of them failed first.",
+                   tie->time);
         decided(a, &a->rank_rule, "launcher_hint", "torchrun names rank %ld as the first failure, "
                 "but lists rank %ld at the same second (%s): it names the lowest rank of those its "
                 "agent found at once, which says nothing of which failed first", rank, tie->rank,
@@ -2144,10 +2162,10 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
     struct buf why;
     buf_init(&why, 1024);
     if ((a.kind == HEADLINE_EXCEPTION && !a.consequence) || a.nprimary > 0)
-        buf_printf(&why, "The first %s decides the initiating rank; %zu collateral failure(s) are "
-                   "listed as its consequences.",
+        buf_printf(&why, "The first %s %s; %zu collateral failure(s) are listed as its "
+                   "consequences.",
                    a.kind == HEADLINE_EXCEPTION ? "uncaught exception" : "primary failure",
-                   top->ncollateral);
+                   a.rank >= 0 ? "decides the initiating rank" : "leads", top->ncollateral);
     if (a.why.len)
         buf_printf(&why, "%s%s", why.len ? " " : "", a.why.data);
     else if (strcmp(a.headline_rule, "collateral_only") == 0)

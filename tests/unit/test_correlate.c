@@ -295,6 +295,11 @@ static void launcher_hint_tie_names_no_rank(void **state)
     assert_string_equal(headline_id(&r), "corrupt-data-sample");
     assert_int_equal(r.a.rank, -1);
     assert_string_equal(r.a.rank_rule, "launcher_hint");
+    /* the report's note says why no rank is given, in a sentence of its own */
+    assert_non_null(strstr(r.a.why.data, "No initiating rank is given: torchrun's \"Root Cause\" "
+                                         "names rank 0 only as the lowest of the ranks its agent "
+                                         "found dead at the same second (0, 1 and 2, "
+                                         "2026-12-01_18:55:20)"));
     /* one second earlier than every other failure listed: the hint names it */
     strcpy(f[2].time, "2026-12-01_18:55:19");
     correlator_decide(&r.a);
@@ -366,9 +371,30 @@ static void own_lines_decide_where_they_are_evidence(void **state)
     correlator_decide(&r.a);
     assert_int_equal(r.a.rank, 0);
     assert_string_equal(r.a.rank_rule, "launcher_hint");
-    /* a worker killed by a signal may have lost what its buffer held */
+    /* a worker stopped by a signal may have lost what its buffer held, so it printed at least
+     * the line it shows: rank 1, which exited by itself with none, still printed fewest */
     one[2].lines = 1;
     g[2].exitcode = -15;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, 1);
+    assert_string_equal(r.a.rank_rule, "fewest_own_lines");
+    /* the same with rank 3 stopped by the agent and not listed at all */
+    struct launcher_failure h[] = {{.rank = 1, .exitcode = 1}, {.rank = 2, .exitcode = 1},
+                                   {.rank = 0, .exitcode = 1, .root = true}};
+    static const int stopped[] = {0};
+    r.a.failures = h;
+    r.a.nfailures = 3;
+    r.a.stops = stopped;
+    r.a.nstops = 1;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, 1);
+    assert_string_equal(r.a.rank_rule, "fewest_own_lines");
+    r.a.failures = g;
+    r.a.nfailures = 4;
+    r.a.stops = NULL;
+    r.a.nstops = 0;
+    /* but the rank of fewest lines killed by a signal: its count may be short, not decided */
+    g[0].exitcode = -15;
     correlator_decide(&r.a);
     assert_string_equal(r.a.rank_rule, "launcher_hint");
     correlator_analysis_free(&r.a);
