@@ -1150,6 +1150,50 @@ static void own_lines_of_a_plain_console(void **state)
     buf_free(&b);
 }
 
+/* The same console with the script's lines in another common style: 'style' is the line's
+ * start before " step N loss 1.0", with %ld for the rank. */
+static long rank_of_console_in_style(const char *style)
+{
+    struct buf b;
+    buf_init(&b, 8192);
+    static const long order[] = {0, 1, 2, 0, 2, 1};
+    for (size_t i = 0; i < 6; i++) {
+        buf_printf(&b, style, order[i]);
+        buf_printf(&b, " step %zu loss 1.0\n", i / 3);
+    }
+    buf_printf(&b, "%s", KEYERROR);
+    for (long rank = 0; rank < 2; rank++) {
+        buf_printf(&b, style, rank);
+        buf_printf(&b, " step 2 loss 1.0\n");
+    }
+    buf_printf(&b, "%s%storch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+               "Failures:\n", CLOSED, CLOSED);
+    summary_block(&b, 1, false);
+    summary_block(&b, 2, false);
+    summary_block(&b, 0, true);
+    const struct source src[] = {{"console.log", b.data}};
+    struct fl_report *r = scan(src, 1);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "corrupt-data-sample");
+    long rank = fl_report_diagnosis_rank(r, 0);
+    fl_report_free(r);
+    buf_free(&b);
+    return rank;
+}
+
+static void own_lines_in_other_styles(void **state)
+{
+    (void)state;
+    /* print(f"rank {rank}: ..."), and DeepSpeed's log_dist "[Rank 0] ...": ranks 0 and 1
+     * printed after the KeyError, so rank 2 raised it */
+    assert_int_equal(rank_of_console_in_style("rank %ld:"), 2);
+    assert_int_equal(rank_of_console_in_style("Rank %ld:"), 2);
+    assert_int_equal(rank_of_console_in_style("[Rank %ld]"), 2);
+    assert_int_equal(rank_of_console_in_style("[default0]:rank %ld:"), 2);
+    /* "rank N: " in the middle of a line is words about a rank, not its own line: nothing
+     * decides, and torchrun's root cause shares its second with the others */
+    assert_int_equal(rank_of_console_in_style("waiting for rank %ld:"), -1);
+}
+
 static void traceback_without_source_lines(void **state)
 {
     (void)state;
@@ -1257,6 +1301,7 @@ int main(void)
         cmocka_unit_test(error_file_and_launcher_summary),
         cmocka_unit_test(console_of_a_stuck_rank),
         cmocka_unit_test(own_lines_of_a_plain_console),
+        cmocka_unit_test(own_lines_in_other_styles),
         cmocka_unit_test(traceback_without_source_lines),
         cmocka_unit_test(traceback_with_interleaved_lines),
         cmocka_unit_test(advice_is_not_a_setting),
