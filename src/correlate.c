@@ -816,15 +816,11 @@ static long silent_rank(const struct run_analysis *a, bool *one)
  * when one rank alone is silent, it is that one, even though an agent stopped another worker. */
 static bool clean_exit(const struct run_analysis *a)
 {
-    long v[JOB_RANKS_MAX];
-    size_t n = job_ranks(a, v), listed_ranks = 0;
-    for (size_t i = 0; i < a->nfailures; i++) {
-        bool again = false;
-        for (size_t j = 0; j < i && !again; j++)
-            again = a->failures[j].rank == a->failures[i].rank;
-        listed_ranks += a->failures[i].rank >= 0 && !again;
-    }
-    return listed_ranks + a->nstops < n;
+    long v[JOB_RANKS_MAX], listed[LAUNCHER_FAILURES_MAX];
+    size_t n = job_ranks(a, v);
+    for (size_t i = 0; i < a->nfailures; i++)
+        listed[i] = a->failures[i].rank;
+    return unique_ranks(listed, a->nfailures) + a->nstops < n;
 }
 
 /* Makes entry id the headline: cands[top] (or exc[top]) stays as its evidence, a consequence of

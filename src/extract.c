@@ -371,13 +371,19 @@ static int reach_of(struct extractor *x, const struct fl_kb *kb, int pattern)
     return x->reach[pattern];
 }
 
+/* Whether lv is the line whose misses are noted: only one line's are kept, the last one's. */
+static bool is_miss_line(const struct extractor *x, const struct line_view *lv)
+{
+    return x->miss_text == lv->text && x->miss_src == lv->src && x->miss_line_no == lv->line_no;
+}
+
 /* Whether a pattern of the same expression as pattern found nothing on the line already: several
  * entries share a regex (the watchdog's "Exception (either an error or timeout)" line is read by
  * four), and a log of errors puts the line that almost matches on every rank. */
 static bool missed_before(const struct extractor *x, const struct fl_kb *kb, int pattern,
                           const struct line_view *lv)
 {
-    if (x->miss_text != lv->text || x->miss_src != lv->src || x->miss_line_no != lv->line_no)
+    if (!is_miss_line(x, lv))
         return false;
     const struct pattern *p = &kb->patterns[pattern];
     for (size_t i = 0; i < x->nmisses; i++) {
@@ -390,7 +396,7 @@ static bool missed_before(const struct extractor *x, const struct fl_kb *kb, int
 
 static void note_miss(struct extractor *x, int pattern, const struct line_view *lv)
 {
-    if (x->miss_text != lv->text || x->miss_src != lv->src || x->miss_line_no != lv->line_no) {
+    if (!is_miss_line(x, lv)) {
         x->miss_text = lv->text;
         x->miss_src = lv->src;
         x->miss_line_no = lv->line_no;
