@@ -32,7 +32,10 @@
  *                                1 nor a signal (sys.exit(3)): child-failed, on that rank;
  *   rule_late_arriver            or the one rank that found its peers gone while all others timed
  *                                out waiting: it came late (stuck, or rank 0's long work); on a
- *                                console that names no rank, the same shape without a rank.
+ *                                console that names no rank, the same shape without a rank;
+ *   rule_printed_while_others_waited  or the one rank whose own lines go on after the first
+ *                                timeout: the ranks that timed out were blocked, that one came
+ *                                late (stuck, or rank 0's long work);
  *   rule_stopped_from_outside    or the launcher stopped by SIGTERM with nothing failing before
  *                                it: a scheduler's preemption or cancel (slurm-preemption).
  * Which rank initiated it:
@@ -939,6 +942,8 @@ static bool rule_exit_code_of_its_own(struct run_analysis *a)
     return true;
 }
 
+static bool rule_printed_while_others_waited(struct run_analysis *a);
+
 /* Every rank but one timed out waiting in a collective, and that one only found its peers gone
  * (a closed connection, a reset) when it got there: it came late, after they gave up. A rank
  * that was slow or blocked outside the collective: rank-stuck-outside-collective, or on rank 0,
@@ -977,13 +982,15 @@ static bool rule_late_arriver(struct run_analysis *a)
     bool unnamed = waited == 0 && nlate == 0 && t_unranked >= 2 && c_unranked == 1 && other == 0 &&
                    a->unranked_tracebacks <= t_unranked + c_unranked + own;
     if (unnamed) {
+        if (rule_printed_while_others_waited(a))
+            return true; /* the console does say which rank came late */
         if (!headline_is(a, "rank-stuck-outside-collective"))
             return false;
+        decided(a, &a->headline_rule, "late_arriver", "%zu timeouts and one closed connection, "
+                "none of them named: one rank came late: rank-stuck-outside-collective", t_unranked);
         buf_printf(&a->why, "%zu ranks timed out waiting in a collective and one only found them "
                    "gone when it got there; the console does not say which rank that was",
                    t_unranked);
-        decided(a, &a->headline_rule, "late_arriver", "%zu timeouts and one closed connection, "
-                "none of them named: one rank came late: rank-stuck-outside-collective", t_unranked);
         decided(a, &a->rank_rule, "late_arriver", "which rank came late is not written on these "
                 "lines");
         return true;
@@ -1152,6 +1159,66 @@ static bool rule_printed_after(struct run_analysis *a)
     return true;
 }
 
+/* Ranks that time out in a collective were blocked in it since before the first of them gave
+ * up: none of them prints a line of its own between entering it and its own traceback. So when
+ * only consequences were raised, the one rank whose own lines the console shows after the first
+ * timeout was not waiting: it came late. Only where the lines came out as printed, with every
+ * unranked timeout in one console, and exactly one such rank; -1 otherwise. */
+static long printing_while_others_waited(const struct run_analysis *a, size_t *waited,
+                                         uint64_t *line_no)
+{
+    const struct exception_event *first = NULL;
+    *waited = 0;
+    for (size_t j = 0; j < a->nexc; j++) {
+        const struct exception_event *e = &a->exc[j];
+        if (e->rank >= 0 || launcher_own(e) || !timed_out(e))
+            continue;
+        if (first && e->src != first->src)
+            return -1;
+        if (first == NULL || e->line_no < first->line_no)
+            first = e;
+        ++*waited;
+    }
+    if (first == NULL || !line_granular(a, first->src))
+        return -1;
+    long late = -1;
+    size_t n = 0;
+    for (size_t i = 0; i < a->nown; i++) {
+        const struct own_lines *o = &a->own[i];
+        if (o->src == first->src && o->rank >= 0 && o->line_no > first->line_no) {
+            late = o->rank;
+            n++;
+        }
+    }
+    *line_no = first->line_no;
+    return n == 1 ? late : -1;
+}
+
+/* With only consequences on the ranks, the rank that went on printing its own lines after its
+ * peers timed out waiting kept them waiting: stuck outside the collective, or on rank 0, the
+ * rank that does the solo work, rank0-long-work-timeout. */
+static bool rule_printed_while_others_waited(struct run_analysis *a)
+{
+    size_t waited;
+    uint64_t line_no;
+    long late = printing_while_others_waited(a, &waited, &line_no);
+    if (late < 0)
+        return false;
+    const char *id = late == 0 ? "rank0-long-work-timeout" : "rank-stuck-outside-collective";
+    if (!headline_is(a, id))
+        return false;
+    a->rank = late;
+    buf_printf(&a->why, "%zu timeout(s) of ranks waiting in a collective; rank %ld printed its "
+               "own lines after the first of them, so it was not waiting: it came late", waited,
+               late);
+    decided(a, &a->headline_rule, "printed_while_others_waited", "rank %ld went on printing "
+            "after its peers timed out waiting: %s", late, id);
+    decided(a, &a->rank_rule, "printed_while_others_waited", "rank %ld printed its own lines "
+            "after the first timeout (line %llu), while the %zu rank(s) that timed out were "
+            "blocked in the collective", late, (unsigned long long)line_no, waited);
+    return true;
+}
+
 /* A script that prints the same lines on every rank (each step's loss, "loaded shard") shows
  * where each rank got to: when all ranks of the console but one printed the same number of such
  * lines and that one printed fewer, it stopped first, before the point all others reached. The
@@ -1313,7 +1380,7 @@ void correlator_decide(struct run_analysis *a)
         else if (!rule_collateral_only(a))
             return;
         else if (rule_silent_rank(a) || rule_exit_code_of_its_own(a) || rule_late_arriver(a) ||
-                 rule_stopped_from_outside(a))
+                 rule_printed_while_others_waited(a) || rule_stopped_from_outside(a))
             return;
     }
     if (rule_signal_death(a))

@@ -761,6 +761,48 @@ static void late_arriver_kept_the_others_waiting(void **state)
     assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
     assert_string_equal(r.a.headline_rule, "late_arriver");
     assert_int_equal(r.a.rank, -1);
+    /* the same console, where the script's own lines came out as printed: rank 2's go on after
+     * the first timeout (line 40), while the ranks that timed out were blocked; it came late */
+    for (size_t i = 0; i < 4; i++)
+        r.exc[i].line_no = 40 + 10 * i;
+    struct own_lines own[] = {{.rank = 0, .line_no = 20, .lines = 4, .runs = 3},
+                              {.rank = 1, .line_no = 21, .lines = 4, .runs = 3},
+                              {.rank = 2, .line_no = 45, .lines = 9, .runs = 3},
+                              {.rank = 3, .line_no = 22, .lines = 4, .runs = 3}};
+    r.a.own = own;
+    r.a.nown = 4;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
+    assert_int_equal(r.a.rank, 2);
+    assert_string_equal(r.a.rank_rule, "printed_while_others_waited");
+    /* two closed connections, not the shape of one late arriver (a second rank lost its peer,
+     * or a timeout interleaved with another's lines was not read): rank 2's lines after the first
+     * timeout still say it came late; on rank 0, that is rank 0's long work */
+    r.exc[2].message = (char *)CLOSED_MSG;
+    r.a.unranked_tracebacks = 4;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
+    assert_int_equal(r.a.rank, 2);
+    assert_string_equal(r.a.headline_rule, "printed_while_others_waited");
+    own[2].rank = 0;
+    own[0].rank = 2;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "rank0-long-work-timeout");
+    assert_int_equal(r.a.rank, 0);
+    own[2].rank = 2;
+    own[0].rank = 0;
+    r.exc[2].message = (char *)TIMED_OUT;
+    /* two ranks printed after it: not decided */
+    own[1].line_no = 44;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, -1);
+    assert_string_equal(r.a.rank_rule, "late_arriver");
+    /* lines in blocks (a block-buffered stdout comes out at exit): where they stand says nothing */
+    own[1].line_no = 21;
+    own[0].runs = own[1].runs = own[2].runs = own[3].runs = 1;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, -1);
+    r.a.nown = 0;
     /* a fifth traceback hidden in the others' lines may be anything: no decision */
     r.a.unranked_tracebacks = 5;
     correlator_decide(&r.a);
