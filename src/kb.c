@@ -8,6 +8,7 @@
  * from them (kb_embedded.c); any other is flattened into patterns and compiled here.
  */
 #include "kb.h"
+#include "db_image.h"
 #include "status.h"
 #include "walk.h"
 
@@ -37,7 +38,8 @@ void fl_kb_free(struct fl_kb *kb)
     }
     free(kb->common_lines);
     pcre2_match_context_free(kb->mctx);
-    hs_free_database(kb->db);
+    if (!kb->db_borrowed)
+        hs_free_database(kb->db);
     free(kb);
 }
 
@@ -180,8 +182,9 @@ enum fl_status fl_kb_compile(struct fl_kb *kb, struct fl_error *err)
          * and the signals' pattern indexes, hold */
         kb->patterns = (struct pattern *)kb->prebuilt->patterns;
         kb->npatterns = kb->prebuilt->npatterns;
-        if (hs_deserialize_database((const char *)kb->prebuilt->db, kb->prebuilt->db_len,
-                                    &kb->db) == HS_SUCCESS) {
+        kb->db = db_image_use(kb->prebuilt->db_image, kb->prebuilt->db_image_len, NULL);
+        if (kb->db != NULL) {
+            kb->db_borrowed = true;
             kb->compiled = true;
             return FL_OK;
         }

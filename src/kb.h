@@ -73,7 +73,9 @@ struct entry {
     char *markdown;         /* whole file */
     size_t body_offset;     /* where the Markdown body starts */
     bool embedded;          /* compiled in (kb_embedded.c): every string, list and the condition
-                               are read-only data of the program; only `signals` is owned */
+                               are read-only data of the program, and `signals` too until the KB
+                               builds its own patterns, which write to them (signals_owned) */
+    bool signals_owned;     /* an embedded entry's `signals` are a copy the KB owns */
 };
 
 /* Built-in patterns of the extractors; their handler lives in extract.c. */
@@ -125,12 +127,12 @@ struct pattern {
 };
 
 /* What the build made of the shipped entries (kb_embedded.c): their pattern table and its
- * Vectorscan database, serialised. */
+ * Vectorscan database, as the image that is used where it lies (db_image.h). */
 struct kb_prebuilt {
     const struct pattern *patterns;
     size_t npatterns;
-    const unsigned char *db;
-    size_t db_len;
+    const unsigned char *db_image;
+    size_t db_image_len;
 };
 
 struct fl_kb {
@@ -139,6 +141,7 @@ struct fl_kb {
     struct pattern *patterns;
     size_t npatterns, patterns_cap;
     hs_database_t *db;
+    bool db_borrowed; /* db is the build's read-only image (db_image.h), not freed */
     bool compiled;
     /* Set by fl_kb_add_embedded while the KB holds exactly the shipped entries, cleared by
      * fl_kb_add_dir: fl_kb_compile then takes this pattern table (borrowed, never freed) and

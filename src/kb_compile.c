@@ -229,10 +229,31 @@ static enum fl_status build_signals(struct fl_kb *kb, const struct atom_model *m
     return FL_OK;
 }
 
+/* The embedded entries' signals are the program's read-only data until here: building the
+ * patterns writes each signal's pattern index, so the KB takes its own copy first. */
+static enum fl_status own_signals(struct fl_kb *kb)
+{
+    for (size_t i = 0; i < kb->nentries; i++) {
+        struct entry *e = &kb->entries[i];
+        if (!e->embedded || e->signals_owned || e->nsignals == 0)
+            continue;
+        struct signal *copy = malloc(e->nsignals * sizeof *copy);
+        if (copy == NULL)
+            return FL_ERR_NOMEM;
+        memcpy(copy, e->signals, e->nsignals * sizeof *copy);
+        e->signals = copy;
+        e->signals_owned = true;
+    }
+    return FL_OK;
+}
+
 enum fl_status kb_build_patterns(struct fl_kb *kb, struct fl_error *err)
 {
+    enum fl_status st = own_signals(kb);
+    if (st != FL_OK)
+        return st;
     struct atom_model *m;
-    enum fl_status st = kb_atom_model_new(kb, &m);
+    st = kb_atom_model_new(kb, &m);
     if (st != FL_OK)
         return st;
     st = build_signals(kb, m, err);

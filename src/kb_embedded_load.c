@@ -3,10 +3,11 @@
  *
  * The build turns kb/ entries into kb_embedded.c (by tools/kbgen.c): the entries already parsed
  * (strings, signals, condition programs and Markdown texts as read-only data), their pattern
- * table, and the Vectorscan database compiled from it and serialised. Start-up then parses no
- * YAML, builds no pattern table and compiles no pattern, which is what keeps a diagnosis of a
- * small log in milliseconds: it only copies each entry's signals, which compiling a KB that
- * --kb folders changed writes to.
+ * table, and the Vectorscan database compiled from it, as the image used where it lies
+ * (db_image.h). Start-up then parses no YAML, builds no pattern table and compiles no pattern,
+ * which is what keeps a diagnosis of a small log in milliseconds: it copies the table of entries
+ * and nothing else (their signals are copied only when a KB that --kb folders changed is
+ * compiled, which writes to them: kb_compile.c).
  */
 #include "kb.h"
 #include "status.h"
@@ -17,16 +18,20 @@
 enum fl_status fl_kb_add_embedded(struct fl_kb *kb, struct fl_error *err)
 {
     (void)err; /* the build validated every entry: nothing here can be the user's mistake */
-    for (size_t i = 0; i < kb_embedded_count; i++) {
-        struct entry e = kb_embedded_entries[i];
-        e.signals = malloc(e.nsignals * sizeof *e.signals);
-        if (e.signals == NULL)
+    if (kb->nentries == 0 && !kb->compiled) {
+        /* the usual start: the build's ids are distinct, so no entry replaces another, and the
+         * table is taken whole rather than grown and searched entry by entry */
+        kb->entries = malloc(kb_embedded_count * sizeof *kb->entries);
+        if (kb->entries == NULL)
             return FL_ERR_NOMEM;
-        memcpy(e.signals, kb_embedded_entries[i].signals, e.nsignals * sizeof *e.signals);
-        enum fl_status st = kb_add_entry(kb, &e);
-        if (st != FL_OK) {
-            kb_entry_free(&e);
-            return st;
+        memcpy(kb->entries, kb_embedded_entries, kb_embedded_count * sizeof *kb->entries);
+        kb->nentries = kb->entries_cap = kb_embedded_count;
+    } else {
+        for (size_t i = 0; i < kb_embedded_count; i++) {
+            struct entry e = kb_embedded_entries[i];
+            enum fl_status st = kb_add_entry(kb, &e);
+            if (st != FL_OK)
+                return st;
         }
     }
     enum fl_status cs = kb_set_common_lines(kb, kb_embedded_common, strlen(kb_embedded_common));

@@ -330,7 +330,8 @@ static void free_list(char **v, size_t n)
 void kb_entry_free(struct entry *e)
 {
     if (e->embedded) {
-        free(e->signals);
+        if (e->signals_owned)
+            free(e->signals);
         memset(e, 0, sizeof *e);
         return;
     }

@@ -149,6 +149,7 @@ struct out {
 struct fl_masker {
     enum fl_mask_mode mode;
     hs_database_t *db;
+    bool db_borrowed;              /* db is the build's read-only image (db_image.h) */
     hs_scratch_t *scratch;
     pcre2_code *re[MASK_RULES_MAX];
     unsigned re_uses[MASK_RULES_MAX]; /* hits of each rule, up to PCRE_JIT_AFTER */
@@ -219,12 +220,8 @@ enum fl_status fl_masker_new(enum fl_mask_mode mode, struct fl_masker **out)
         st = FL_ERR_NOMEM;
         goto fail;
     }
-    if ((st = mask_database(mode, &m->db)) != FL_OK)
+    if ((st = mask_database(mode, &m->db, &m->scratch, &m->db_borrowed)) != FL_OK)
         goto fail;
-    if (hs_alloc_scratch(m->db, &m->scratch) != HS_SUCCESS) {
-        st = FL_ERR_NOMEM;
-        goto fail;
-    }
     *out = m;
     return FL_OK;
 fail:
@@ -236,7 +233,8 @@ void fl_masker_free(struct fl_masker *m)
 {
     if (m == NULL)
         return;
-    hs_free_database(m->db);
+    if (!m->db_borrowed)
+        hs_free_database(m->db);
     hs_free_database(m->hdb);
     hs_free_scratch(m->scratch);
     for (size_t i = 0; i < NRULES; i++)

@@ -1,7 +1,7 @@
 /*
  * mask_rules.h — what the masker looks for (internal): the rule table and its Vectorscan
- * database. Kept apart from the masking engine so that the build can compile and serialise the
- * database ahead (tools/maskgen.c), as it does for the knowledge base: compiling 40 prefilters
+ * database. Kept apart from the masking engine so that the build can compile the database ahead
+ * and ship its image (tools/maskgen.c), as it does for the knowledge base: compiling 40 prefilters
  * at every start would cost more than masking a report.
  */
 #ifndef FL_MASK_RULES_H
@@ -61,8 +61,10 @@ extern const size_t mask_rule_count;
 
 /* Compiles the prefilter database of the rules a mode applies (ids are rule indexes). */
 enum fl_status mask_compile_db(enum fl_mask_mode mode, hs_database_t **db);
-/* The database serialised by the build when it loads on this CPU, else a fresh compile. */
-enum fl_status mask_database(enum fl_mask_mode mode, hs_database_t **db);
+/* The build's image of the database when it runs on this CPU (borrowed: *borrowed is set and
+ * it must not be freed), else a fresh compile; either way with a scratch for it in *scratch. */
+enum fl_status mask_database(enum fl_mask_mode mode, hs_database_t **db, hs_scratch_t **scratch,
+                             bool *borrowed);
 
 /* mask_embedded.c (generated at build time) */
 extern const unsigned char *const mask_embedded_db[2];

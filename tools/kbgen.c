@@ -10,6 +10,7 @@
  * shipped entries. An invalid entry fails the build with its file:line message.
  */
 #include "kb.h"
+#include "db_image.h"
 #include "walk.h"
 
 #include <stdio.h>
@@ -216,13 +217,6 @@ int main(int argc, char **argv)
         fl_kb_free(kb);
         return 1;
     }
-    char *ser = NULL;
-    size_t ser_len = 0;
-    if (hs_serialize_database(kb->db, &ser, &ser_len) != HS_SUCCESS) {
-        fprintf(stderr, "kbgen: cannot serialise the database\n");
-        fl_kb_free(kb);
-        return 1;
-    }
     FILE *out = fopen(argv[1], "w");
     if (out == NULL) {
         perror(argv[1]);
@@ -241,15 +235,20 @@ int main(int argc, char **argv)
         write_entry(out, &kb->entries[i], i, argv[2]);
     fprintf(out, "};\nconst size_t kb_embedded_count = %zu;\n", kb->nentries);
     write_patterns(out, kb);
-    fprintf(out, "static const unsigned char db[] = {");
-    write_bytes(out, (const unsigned char *)ser, ser_len);
-    fprintf(out, "0};\nconst struct kb_prebuilt kb_embedded_prebuilt = {patterns, %zu, db, %zu};\n",
-            kb->npatterns, ser_len);
+    size_t image_len;
+    if (db_image_write(out, "db_image", kb->db, &image_len) != 0) {
+        fprintf(stderr, "kbgen: cannot write the database's image\n");
+        fclose(out);
+        fl_kb_free(kb);
+        return 1;
+    }
+    fprintf(out,
+            "const struct kb_prebuilt kb_embedded_prebuilt = {patterns, %zu, db_image, %zu};\n",
+            kb->npatterns, image_len);
     fprintf(out, "const char kb_embedded_common[] = {");
     const char *common = kb->common_lines ? kb->common_lines : "";
     write_bytes(out, (const unsigned char *)common, strlen(common));
     fprintf(out, "0};\n");
-    free(ser);
     fl_kb_free(kb);
     return fclose(out) == 0 ? 0 : 1;
 }

@@ -1,10 +1,11 @@
 /*
  * maskgen.c — build-time generator of mask_embedded.c: the masking database of each mode,
- * compiled and serialised, so that a masker starts by deserialising it. It also compiles every
- * rule's PCRE2 regex once: a masker compiles one only when its rule first hits, so a regex that
- * does not compile must fail the build, not a run.
+ * compiled and written as its in-memory image (db_image.h), which a masker uses where it lies.
+ * It also compiles every rule's PCRE2 regex once: a masker compiles one only when its rule first
+ * hits, so a regex that does not compile must fail the build, not a run.
  * Usage: maskgen OUT.c
  */
+#include "db_image.h"
 #include "mask_rules.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -50,17 +51,13 @@ int main(int argc, char **argv)
     size_t lens[2];
     for (int mode = 0; mode < 2; mode++) {
         hs_database_t *db;
-        char *ser;
+        char name[16];
+        snprintf(name, sizeof name, "db_%d", mode);
         if (mask_compile_db((enum fl_mask_mode)mode, &db) != FL_OK ||
-            hs_serialize_database(db, &ser, &lens[mode]) != HS_SUCCESS) {
+            db_image_write(out, name, db, &lens[mode]) != 0) {
             fprintf(stderr, "maskgen: cannot build the masking database\n");
             return 1;
         }
-        fprintf(out, "static const unsigned char db_%d[] = {", mode);
-        for (size_t i = 0; i < lens[mode]; i++)
-            fprintf(out, "%s%u,", i % 24 == 0 ? "\n" : "", (unsigned char)ser[i]);
-        fprintf(out, "0};\n");
-        free(ser);
         hs_free_database(db);
     }
     fprintf(out, "const unsigned char *const mask_embedded_db[2] = {db_0, db_1};\n");

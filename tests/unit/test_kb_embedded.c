@@ -111,6 +111,16 @@ static void written_equals_parsed(void **state)
     assert_int_equal(built->nentries, parsed->nentries);
     for (size_t i = 0; i < built->nentries; i++)
         same_entry(&built->entries[i], &parsed->entries[i]);
+    /* the shipped KB reads its signals where the build left them: nothing writes to them */
+    for (size_t i = 0; i < built->nentries; i++) {
+        const struct entry *e = &built->entries[i];
+        assert_false(e->signals_owned);
+        size_t j = 0;
+        while (j < kb_embedded_count && kb_embedded_entries[j].id != e->id)
+            j++;
+        assert_true(j < kb_embedded_count);
+        assert_ptr_equal(e->signals, kb_embedded_entries[j].signals);
+    }
     assert_int_equal(built->npatterns, parsed->npatterns);
     for (size_t i = 0; i < built->npatterns; i++)
         same_pattern(&built->patterns[i], &parsed->patterns[i]);
@@ -118,7 +128,8 @@ static void written_equals_parsed(void **state)
     fl_kb_free(parsed);
 }
 
-/* An entry from a folder replaces a shipped one: the KB is built anew and frees what it owns. */
+/* An entry from a folder replaces a shipped one: the KB is built anew (on its own copies of the
+ * shipped signals) and frees what it owns. */
 static void override_rebuilds(void **state)
 {
     (void)state;
@@ -137,6 +148,15 @@ static void override_rebuilds(void **state)
     assert_null(kb->prebuilt);
     assert_int_equal(fl_kb_compile(kb, &err), FL_OK);
     unlink(path);
+    /* building the patterns wrote each signal's pattern index into the KB's own copies */
+    for (size_t i = 0; i < kb->nentries; i++) {
+        const struct entry *e = &kb->entries[i];
+        if (!e->embedded)
+            continue;
+        assert_true(e->signals_owned);
+        for (size_t j = 0; j < kb_embedded_count; j++)
+            assert_ptr_not_equal(e->signals, kb_embedded_entries[j].signals);
+    }
     assert_int_equal(kb->nentries, kb_embedded_count);
     long i = fl_kb_find(kb, shipped->id);
     assert_true(i >= 0);
