@@ -32,7 +32,10 @@
  *                                1 nor a signal (sys.exit(3)): child-failed, on that rank;
  *   rule_late_arriver            or the one rank that found its peers gone while all others timed
  *                                out waiting: it came late (stuck, or rank 0's long work); on a
- *                                console that names no rank, the same shape without a rank.
+ *                                console that names no rank, the same shape without a rank;
+ *   rule_printed_while_others_waited  or the one rank whose own lines go on after the first
+ *                                timeout: the ranks that timed out were blocked, that one came
+ *                                late (stuck, or rank 0's long work);
  *   rule_stopped_from_outside    or the launcher stopped by SIGTERM with nothing failing before
  *                                it: a scheduler's preemption or cancel (slurm-preemption).
  * Which rank initiated it:
@@ -53,7 +56,8 @@
  *                                traceback did not raise it; the one rank of the console left did
  *                                (only where the lines came out as printed);
  *   rule_fewest_own_lines        the one rank that printed fewer own lines than all others, which
- *                                agree, stopped first (only where every count is complete);
+ *                                agree, stopped first (only where its own count is complete: it
+ *                                exited by itself, or the lines came out as printed);
  *   rule_launcher_hint           torchrun's "Root Cause (first observed failure)" names the first
  *                                process its agent saw exit, which is often not the first to fail:
  *                                used only when nothing on the ranks decides, and the agent of the
@@ -938,6 +942,8 @@ static bool rule_exit_code_of_its_own(struct run_analysis *a)
     return true;
 }
 
+static bool rule_printed_while_others_waited(struct run_analysis *a);
+
 /* Every rank but one timed out waiting in a collective, and that one only found its peers gone
  * (a closed connection, a reset) when it got there: it came late, after they gave up. A rank
  * that was slow or blocked outside the collective: rank-stuck-outside-collective, or on rank 0,
@@ -976,13 +982,15 @@ static bool rule_late_arriver(struct run_analysis *a)
     bool unnamed = waited == 0 && nlate == 0 && t_unranked >= 2 && c_unranked == 1 && other == 0 &&
                    a->unranked_tracebacks <= t_unranked + c_unranked + own;
     if (unnamed) {
+        if (rule_printed_while_others_waited(a))
+            return true; /* the console does say which rank came late */
         if (!headline_is(a, "rank-stuck-outside-collective"))
             return false;
+        decided(a, &a->headline_rule, "late_arriver", "%zu timeouts and one closed connection, "
+                "none of them named: one rank came late: rank-stuck-outside-collective", t_unranked);
         buf_printf(&a->why, "%zu ranks timed out waiting in a collective and one only found them "
                    "gone when it got there; the console does not say which rank that was",
                    t_unranked);
-        decided(a, &a->headline_rule, "late_arriver", "%zu timeouts and one closed connection, "
-                "none of them named: one rank came late: rank-stuck-outside-collective", t_unranked);
         decided(a, &a->rank_rule, "late_arriver", "which rank came late is not written on these "
                 "lines");
         return true;
@@ -1151,12 +1159,75 @@ static bool rule_printed_after(struct run_analysis *a)
     return true;
 }
 
+/* Ranks that time out in a collective were blocked in it since before the first of them gave
+ * up: none of them prints a line of its own between entering it and its own traceback. So when
+ * only consequences were raised, the one rank whose own lines the console shows after the first
+ * timeout was not waiting: it came late. Only where the lines came out as printed, with every
+ * unranked timeout in one console, and exactly one such rank; -1 otherwise. */
+static long printing_while_others_waited(const struct run_analysis *a, size_t *waited,
+                                         uint64_t *line_no)
+{
+    const struct exception_event *first = NULL;
+    *waited = 0;
+    for (size_t j = 0; j < a->nexc; j++) {
+        const struct exception_event *e = &a->exc[j];
+        if (e->rank >= 0 || launcher_own(e) || !timed_out(e))
+            continue;
+        if (first && e->src != first->src)
+            return -1;
+        if (first == NULL || e->line_no < first->line_no)
+            first = e;
+        ++*waited;
+    }
+    if (first == NULL || !line_granular(a, first->src))
+        return -1;
+    long late = -1;
+    size_t n = 0;
+    for (size_t i = 0; i < a->nown; i++) {
+        const struct own_lines *o = &a->own[i];
+        if (o->src == first->src && o->rank >= 0 && o->line_no > first->line_no) {
+            late = o->rank;
+            n++;
+        }
+    }
+    *line_no = first->line_no;
+    return n == 1 ? late : -1;
+}
+
+/* With only consequences on the ranks, the rank that went on printing its own lines after its
+ * peers timed out waiting kept them waiting: stuck outside the collective, or on rank 0, the
+ * rank that does the solo work, rank0-long-work-timeout. */
+static bool rule_printed_while_others_waited(struct run_analysis *a)
+{
+    size_t waited;
+    uint64_t line_no;
+    long late = printing_while_others_waited(a, &waited, &line_no);
+    if (late < 0)
+        return false;
+    const char *id = late == 0 ? "rank0-long-work-timeout" : "rank-stuck-outside-collective";
+    if (!headline_is(a, id))
+        return false;
+    a->rank = late;
+    buf_printf(&a->why, "%zu timeout(s) of ranks waiting in a collective; rank %ld printed its "
+               "own lines after the first of them, so it was not waiting: it came late", waited,
+               late);
+    decided(a, &a->headline_rule, "printed_while_others_waited", "rank %ld went on printing "
+            "after its peers timed out waiting: %s", late, id);
+    decided(a, &a->rank_rule, "printed_while_others_waited", "rank %ld printed its own lines "
+            "after the first timeout (line %llu), while the %zu rank(s) that timed out were "
+            "blocked in the collective", late, (unsigned long long)line_no, waited);
+    return true;
+}
+
 /* A script that prints the same lines on every rank (each step's loss, "loaded shard") shows
  * where each rank got to: when all ranks of the console but one printed the same number of such
- * lines and that one printed fewer, it stopped first, before the point all others reached. Every
- * count is complete only when every worker flushed its output: each exited by itself (the
- * summary lists them all with an exit code, none killed by a signal or stopped by the agent), or
- * the lines came out as printed. The rank must not have printed after the headline's exception. */
+ * lines and that one printed fewer, it stopped first, before the point all others reached. The
+ * count of a worker that exited by itself (the summary lists it with an exit code) is complete:
+ * Python flushes its output at exit. A worker stopped by the agent's SIGTERM or killed by a
+ * signal may have lost what its buffer held, so its count is only at least what it shows: the
+ * comparison holds when the rank of fewest lines exited by itself, whatever the others' ends, or
+ * when the lines came out as printed. The rank must not have printed after the headline's
+ * exception. */
 static bool rule_fewest_own_lines(struct run_analysis *a)
 {
     int src = headline_src(a);
@@ -1164,18 +1235,13 @@ static bool rule_fewest_own_lines(struct run_analysis *a)
     size_t n = src >= 0 ? console_ranks(a, src, v) : 0;
     if (n < 3)
         return false;
-    bool flushed = true, granular = line_granular(a, src);
-    for (size_t i = 0; i < n && flushed; i++) {
-        const struct launcher_failure *f = listed(a, v[i]);
-        flushed = f && f->src == src && f->exitcode > 0;
-    }
-    if (!flushed && !granular)
-        return false;
     long fewest = -1;
     unsigned long least = 0, others = 0;
-    size_t at_least = 0;
+    size_t at_least = 0, cut = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned long c = own_count(a, src, v[i]);
+        const struct launcher_failure *f = listed(a, v[i]);
+        cut += !(f && f->src == src && f->exitcode > 0);
         if (fewest < 0 || c < least) {
             fewest = v[i];
             least = c;
@@ -1185,6 +1251,10 @@ static bool rule_fewest_own_lines(struct run_analysis *a)
         }
     }
     if (at_least != 1)
+        return false;
+    const struct launcher_failure *ff = listed(a, fewest);
+    bool complete = ff && ff->src == src && ff->exitcode > 0, granular = line_granular(a, src);
+    if (!complete && !granular)
         return false;
     for (size_t i = 0; i < n; i++) {
         unsigned long c = own_count(a, src, v[i]);
@@ -1203,7 +1273,9 @@ static bool rule_fewest_own_lines(struct run_analysis *a)
     buf_printf(&a->why, "rank %ld printed %lu line(s) of its own where every other rank printed "
                "%lu: it stopped first", fewest, least, others);
     decided(a, &a->rank_rule, "fewest_own_lines", "rank %ld printed %lu own line(s), each of the "
-            "console's %zu other ranks %lu", fewest, least, n - 1, others);
+            "console's %zu other ranks %lu%s", fewest, least, n - 1, others,
+            cut && !granular ? " (those stopped or killed by a signal may have printed more, "
+                               "never fewer)" : "");
     return true;
 }
 
@@ -1248,6 +1320,19 @@ static bool rule_launcher_hint(struct run_analysis *a)
         return false;
     const struct launcher_failure *tie = root_cause_tie(a, rank);
     if (tie) {
+        long same[CONSOLE_RANKS_MAX];
+        size_t n = 0;
+        for (size_t i = 0; i < a->nfailures && n < CONSOLE_RANKS_MAX; i++)
+            if (a->failures[i].src == tie->src && a->failures[i].rank >= 0 &&
+                strcmp(a->failures[i].time, tie->time) == 0)
+                same[n++] = a->failures[i].rank;
+        n = unique_ranks(same, n);
+        buf_printf(&a->why, "No initiating rank is given: torchrun's \"Root Cause\" names rank %ld "
+                   "only as the lowest of the ranks its agent found dead at the same second (", rank);
+        for (size_t i = 0; i < n; i++)
+            buf_printf(&a->why, "%s%ld", i == 0 ? "" : i + 1 == n ? " and " : ", ", same[i]);
+        buf_printf(&a->why, ", %s), and nothing else in the logs says which of them failed first.",
+                   tie->time);
         decided(a, &a->rank_rule, "launcher_hint", "torchrun names rank %ld as the first failure, "
                 "but lists rank %ld at the same second (%s): it names the lowest rank of those its "
                 "agent found at once, which says nothing of which failed first", rank, tie->rank,
@@ -1295,7 +1380,7 @@ void correlator_decide(struct run_analysis *a)
         else if (!rule_collateral_only(a))
             return;
         else if (rule_silent_rank(a) || rule_exit_code_of_its_own(a) || rule_late_arriver(a) ||
-                 rule_stopped_from_outside(a))
+                 rule_printed_while_others_waited(a) || rule_stopped_from_outside(a))
             return;
     }
     if (rule_signal_death(a))
@@ -2140,10 +2225,10 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
     struct buf why;
     buf_init(&why, 1024);
     if ((a.kind == HEADLINE_EXCEPTION && !a.consequence) || a.nprimary > 0)
-        buf_printf(&why, "The first %s decides the initiating rank; %zu collateral failure(s) are "
-                   "listed as its consequences.",
+        buf_printf(&why, "The first %s %s; %zu collateral failure(s) are listed as its "
+                   "consequences.",
                    a.kind == HEADLINE_EXCEPTION ? "uncaught exception" : "primary failure",
-                   top->ncollateral);
+                   a.rank >= 0 ? "decides the initiating rank" : "leads", top->ncollateral);
     if (a.why.len)
         buf_printf(&why, "%s%s", why.len ? " " : "", a.why.data);
     else if (strcmp(a.headline_rule, "collateral_only") == 0)

@@ -52,9 +52,11 @@ static const struct builtin_pattern builtins[] = {
     {BUILTIN_PROGRESS, " iteration [ 1-9]", 0, NULL},
     {BUILTIN_PROGRESS, "\\{'loss': ", 0, NULL},
     {BUILTIN_PROGRESS, "step=[0-9]+, skipped=[0-9]+|Epoch [0-9]+: +[0-9]+%\\|", 0, NULL},
-    /* a training script's own line about its rank, print(f"[rank {rank}] ..."): read like step
+    /* a training script's own line about its rank, print(f"[rank {rank}] ..."), "[Rank 0] ...",
+     * print(f"rank {rank}: ...") at the line's start (scan.c checks where): read like step
      * lines, only the last of each rank and how many (scan.c) */
-    {BUILTIN_RANK_LINE, "\\[rank [0-9]{1,7}\\] ", 0, NULL},
+    {BUILTIN_RANK_LINE, "\\[rank [0-9]{1,7}\\] ", HS_FLAG_CASELESS, NULL},
+    {BUILTIN_RANK_LINE, "rank [0-9]{1,7}: ", HS_FLAG_CASELESS, NULL},
     {BUILTIN_WATCHDOG_SEQ, "WorkNCCL\\(SeqNum=[0-9]+, OpType=", 0,
      "WorkNCCL\\(SeqNum=(?<seq>[0-9]+), OpType=(?<op>[A-Za-z_]+)"},
     {BUILTIN_WATCHDOG_SEQ, "last enqueued NCCL work: [0-9]+", HS_FLAG_CASELESS,

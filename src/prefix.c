@@ -468,11 +468,20 @@ const struct prefix_format *prefix_formats(size_t *n)
 }
 
 /* "[Rank 3]" (c10d), "[rank 3]" (a training script's own print(f"[rank {rank}] ...")),
- * "(VllmWorker rank=1 pid=254)" (vLLM) inside the message. Every matched
+ * "(VllmWorker rank=1 pid=254)" (vLLM) inside the message, or "rank 3: " (a script's
+ * print(f"rank {rank}: ...")) at its start. Every matched
  * line without a rank prefix comes here: the two markers are looked for with memchr and memmem,
  * not byte by byte. The first marker in the line wins. */
 static void rank_in_message(const char *s, size_t len, struct line_meta *m)
 {
+    long lead;
+    size_t nd;
+    if (len > 7 && strncasecmp(s, "rank ", 5) == 0 && (nd = number(s, len, 5, 7, &lead)) &&
+        5 + nd + 1 < len && s[5 + nd] == ':' && s[5 + nd + 1] == ' ') {
+        m->rank = lead;
+        m->rank_local = false;
+        return;
+    }
     size_t scan = len < 512 ? len : 512;
     const char *rank_at = NULL; /* the first "[Rank N]" */
     long rank = -1;

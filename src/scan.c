@@ -493,17 +493,32 @@ static long step_rank(const struct source *so, const char *p, size_t n)
     return stored_rank(so, m.rank, m.rank_local);
 }
 
-/* The rank of an own line's "[rank N] " that ends at p[n]: the number the program printed, a
- * global rank. Each one counts, even where two ranks' writes met on one line. */
+/* The rank of an own line's "[rank N] " or "rank N: " (any case) that ends at p[n], where p is
+ * the line's start: the number the program printed, a global rank; -1 when it is not one. The
+ * bracketed form counts wherever it is, even where two ranks' writes met on one line; the bare
+ * form only where the line (or what follows torchrun's prefix) starts with it: "failed on rank
+ * 3: ..." in the middle of a line is another process's words about rank 3. */
 static long own_rank(const char *p, size_t n)
 {
-    size_t i = n >= 2 ? n - 2 : 0; /* at the ']' */
+    size_t i = n >= 2 ? n - 2 : 0; /* at the ']' or ':' */
+    bool bracket = n >= 2 && p[n - 2] == ']';
     long rank = 0, scale = 1;
     while (i > 0 && p[i - 1] >= '0' && p[i - 1] <= '9' && scale <= 1000000) {
         rank += (p[--i] - '0') * scale;
         scale *= 10;
     }
-    return scale > 1 ? rank : -1;
+    if (scale == 1)
+        return -1;
+    if (bracket)
+        return rank;
+    if (i < 5 || strncasecmp(p + i - 5, "rank ", 5) != 0)
+        return -1;
+    size_t start = i - 5, rest = 0;
+    long prefix_rank;
+    bool local;
+    if (start == 0 || (prefix_torchrun_rank(p, n, &prefix_rank, &rest, &local) && rest == start))
+        return rank;
+    return -1;
 }
 
 /* Notes the step line [ls, le), numbered line_no, as rank's, with its own time: the same
@@ -649,6 +664,8 @@ static void note_steps(struct fl_scanner *s, struct source *so, const struct win
         const char *p = w->chunk + (st->start - so->base);
         if (st->own) {
             st->rank = own_rank(p, (size_t)(at - p));
+            if (st->rank < 0)
+                continue; /* "rank N: " not at the line's start: not the rank's own line */
             tally_own(s, so, &tally, st->rank, 1, 0);
             if (newer_own != OWN_NONE && newer_own != st->rank)
                 tally_own(s, so, &tally, newer_own, 0, 1); /* the line after this one starts a run */
@@ -796,8 +813,11 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         enum builtin b = s->kb->patterns[m[i].id].builtin;
         if (b == BUILTIN_PROGRESS)
             step |= whole == NULL || extract_progress_shape(whole, (size_t)(le - ls), (size_t)(m[i].to - ls));
-        else if (b == BUILTIN_RANK_LINE && nown < 8)
-            own[nown++] = whole ? own_rank(whole, (size_t)(m[i].to - ls)) : lv.meta.rank;
+        else if (b == BUILTIN_RANK_LINE && nown < 8) {
+            long r = whole ? own_rank(whole, (size_t)(m[i].to - ls)) : lv.meta.rank;
+            if (r >= 0)
+                own[nown++] = r;
+        }
         else if (nids < 64) {
             ids[nids] = m[i].id;
             tos[nids++] = m[i].to;

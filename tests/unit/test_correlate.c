@@ -295,6 +295,11 @@ static void launcher_hint_tie_names_no_rank(void **state)
     assert_string_equal(headline_id(&r), "corrupt-data-sample");
     assert_int_equal(r.a.rank, -1);
     assert_string_equal(r.a.rank_rule, "launcher_hint");
+    /* the report's note says why no rank is given, in a sentence of its own */
+    assert_non_null(strstr(r.a.why.data, "No initiating rank is given: torchrun's \"Root Cause\" "
+                                         "names rank 0 only as the lowest of the ranks its agent "
+                                         "found dead at the same second (0, 1 and 2, "
+                                         "2026-12-01_18:55:20)"));
     /* one second earlier than every other failure listed: the hint names it */
     strcpy(f[2].time, "2026-12-01_18:55:19");
     correlator_decide(&r.a);
@@ -366,9 +371,30 @@ static void own_lines_decide_where_they_are_evidence(void **state)
     correlator_decide(&r.a);
     assert_int_equal(r.a.rank, 0);
     assert_string_equal(r.a.rank_rule, "launcher_hint");
-    /* a worker killed by a signal may have lost what its buffer held */
+    /* a worker stopped by a signal may have lost what its buffer held, so it printed at least
+     * the line it shows: rank 1, which exited by itself with none, still printed fewest */
     one[2].lines = 1;
     g[2].exitcode = -15;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, 1);
+    assert_string_equal(r.a.rank_rule, "fewest_own_lines");
+    /* the same with rank 3 stopped by the agent and not listed at all */
+    struct launcher_failure h[] = {{.rank = 1, .exitcode = 1}, {.rank = 2, .exitcode = 1},
+                                   {.rank = 0, .exitcode = 1, .root = true}};
+    static const int stopped[] = {0};
+    r.a.failures = h;
+    r.a.nfailures = 3;
+    r.a.stops = stopped;
+    r.a.nstops = 1;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, 1);
+    assert_string_equal(r.a.rank_rule, "fewest_own_lines");
+    r.a.failures = g;
+    r.a.nfailures = 4;
+    r.a.stops = NULL;
+    r.a.nstops = 0;
+    /* but the rank of fewest lines killed by a signal: its count may be short, not decided */
+    g[0].exitcode = -15;
     correlator_decide(&r.a);
     assert_string_equal(r.a.rank_rule, "launcher_hint");
     correlator_analysis_free(&r.a);
@@ -735,6 +761,48 @@ static void late_arriver_kept_the_others_waiting(void **state)
     assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
     assert_string_equal(r.a.headline_rule, "late_arriver");
     assert_int_equal(r.a.rank, -1);
+    /* the same console, where the script's own lines came out as printed: rank 2's go on after
+     * the first timeout (line 40), while the ranks that timed out were blocked; it came late */
+    for (size_t i = 0; i < 4; i++)
+        r.exc[i].line_no = 40 + 10 * i;
+    struct own_lines own[] = {{.rank = 0, .line_no = 20, .lines = 4, .runs = 3},
+                              {.rank = 1, .line_no = 21, .lines = 4, .runs = 3},
+                              {.rank = 2, .line_no = 45, .lines = 9, .runs = 3},
+                              {.rank = 3, .line_no = 22, .lines = 4, .runs = 3}};
+    r.a.own = own;
+    r.a.nown = 4;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
+    assert_int_equal(r.a.rank, 2);
+    assert_string_equal(r.a.rank_rule, "printed_while_others_waited");
+    /* two closed connections, not the shape of one late arriver (a second rank lost its peer,
+     * or a timeout interleaved with another's lines was not read): rank 2's lines after the first
+     * timeout still say it came late; on rank 0, that is rank 0's long work */
+    r.exc[2].message = (char *)CLOSED_MSG;
+    r.a.unranked_tracebacks = 4;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
+    assert_int_equal(r.a.rank, 2);
+    assert_string_equal(r.a.headline_rule, "printed_while_others_waited");
+    own[2].rank = 0;
+    own[0].rank = 2;
+    correlator_decide(&r.a);
+    assert_string_equal(headline_id(&r), "rank0-long-work-timeout");
+    assert_int_equal(r.a.rank, 0);
+    own[2].rank = 2;
+    own[0].rank = 0;
+    r.exc[2].message = (char *)TIMED_OUT;
+    /* two ranks printed after it: not decided */
+    own[1].line_no = 44;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, -1);
+    assert_string_equal(r.a.rank_rule, "late_arriver");
+    /* lines in blocks (a block-buffered stdout comes out at exit): where they stand says nothing */
+    own[1].line_no = 21;
+    own[0].runs = own[1].runs = own[2].runs = own[3].runs = 1;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, -1);
+    r.a.nown = 0;
     /* a fifth traceback hidden in the others' lines may be anything: no decision */
     r.a.unranked_tracebacks = 5;
     correlator_decide(&r.a);
@@ -1124,6 +1192,50 @@ static void own_lines_of_a_plain_console(void **state)
     buf_free(&b);
 }
 
+/* The same console with the script's lines in another common style: 'style' is the line's
+ * start before " step N loss 1.0", with %ld for the rank. */
+static long rank_of_console_in_style(const char *style)
+{
+    struct buf b;
+    buf_init(&b, 8192);
+    static const long order[] = {0, 1, 2, 0, 2, 1};
+    for (size_t i = 0; i < 6; i++) {
+        buf_printf(&b, style, order[i]);
+        buf_printf(&b, " step %zu loss 1.0\n", i / 3);
+    }
+    buf_printf(&b, "%s", KEYERROR);
+    for (long rank = 0; rank < 2; rank++) {
+        buf_printf(&b, style, rank);
+        buf_printf(&b, " step 2 loss 1.0\n");
+    }
+    buf_printf(&b, "%s%storch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+               "Failures:\n", CLOSED, CLOSED);
+    summary_block(&b, 1, false);
+    summary_block(&b, 2, false);
+    summary_block(&b, 0, true);
+    const struct source src[] = {{"console.log", b.data}};
+    struct fl_report *r = scan(src, 1);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "corrupt-data-sample");
+    long rank = fl_report_diagnosis_rank(r, 0);
+    fl_report_free(r);
+    buf_free(&b);
+    return rank;
+}
+
+static void own_lines_in_other_styles(void **state)
+{
+    (void)state;
+    /* print(f"rank {rank}: ..."), and DeepSpeed's log_dist "[Rank 0] ...": ranks 0 and 1
+     * printed after the KeyError, so rank 2 raised it */
+    assert_int_equal(rank_of_console_in_style("rank %ld:"), 2);
+    assert_int_equal(rank_of_console_in_style("Rank %ld:"), 2);
+    assert_int_equal(rank_of_console_in_style("[Rank %ld]"), 2);
+    assert_int_equal(rank_of_console_in_style("[default0]:rank %ld:"), 2);
+    /* "rank N: " in the middle of a line is words about a rank, not its own line: nothing
+     * decides, and torchrun's root cause shares its second with the others */
+    assert_int_equal(rank_of_console_in_style("waiting for rank %ld:"), -1);
+}
+
 static void traceback_without_source_lines(void **state)
 {
     (void)state;
@@ -1231,6 +1343,7 @@ int main(void)
         cmocka_unit_test(error_file_and_launcher_summary),
         cmocka_unit_test(console_of_a_stuck_rank),
         cmocka_unit_test(own_lines_of_a_plain_console),
+        cmocka_unit_test(own_lines_in_other_styles),
         cmocka_unit_test(traceback_without_source_lines),
         cmocka_unit_test(traceback_with_interleaved_lines),
         cmocka_unit_test(advice_is_not_a_setting),

@@ -88,6 +88,11 @@ static void launchers(void **state)
     assert_int_equal(parse("(VllmWorker rank=1 pid=254) ERROR boom").rank, 1);
     /* a script's own print(f"[rank {rank}] ...") */
     assert_int_equal(parse("[rank 3] step 5 local loss nan").rank, 3);
+    /* print(f"rank {rank}: ...") at the message's start, in any case; not in its middle */
+    assert_int_equal(parse("rank 3: step 5 local loss nan").rank, 3);
+    assert_int_equal(parse("[default1]:Rank 12: loss inf").rank, 12);
+    assert_int_equal(parse("waiting for rank 3: step 5").rank, -1);
+    assert_int_equal(parse("rank 3 step 5").rank, -1);
 }
 
 static void times(void **state)
