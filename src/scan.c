@@ -567,11 +567,13 @@ static void drop_held(struct fl_scanner *s, long rank, bool own)
         }
 }
 
-/* An own line of rank, numbered line_no, is the last of the rank in its source so far. */
-static void note_own_line(struct fl_scanner *s, struct source *so, long rank, uint64_t line_no)
+/* An own line of rank, numbered line_no, is the last of the rank in its source so far; lines and
+ * runs add to its counts (0 where note_steps counted them already). */
+static void note_own_line(struct fl_scanner *s, struct source *so, long rank, uint64_t line_no,
+                          unsigned long lines, unsigned long runs)
 {
     note_rank(s, rank);
-    extract_note_own_lines(&s->x, (int)(so - s->sources), rank, line_no, 0, 0);
+    extract_note_own_lines(&s->x, (int)(so - s->sources), rank, line_no, lines, runs);
 }
 
 static void note_held(struct fl_scanner *s, struct source *so, const struct window *w,
@@ -579,7 +581,7 @@ static void note_held(struct fl_scanner *s, struct source *so, const struct wind
 {
     const char *p = w->chunk + (h->start - so->base);
     if (h->own)
-        note_own_line(s, so, h->rank, h->line_no);
+        note_own_line(s, so, h->rank, h->line_no, 0, 0);
     else
         note_step(s, so, w, h->start, h->end, h->line_no, h->rank, p, (size_t)(h->end - h->start));
 }
@@ -832,9 +834,8 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
     for (size_t i = 0; i < nown; i++) {
         long rank = own[i];
         drop_held(s, rank, true);
-        extract_note_own_lines(&s->x, lv.src, rank, 0, 1, so->own_rank != rank);
+        note_own_line(s, so, rank, so->lines + 1, 1, so->own_rank != rank);
         so->own_rank = rank;
-        note_own_line(s, so, rank, so->lines + 1);
     }
     sort_ids(ids, tos, nids);
     const struct pattern *tried = NULL; /* the last pattern whose line went past its literal */
