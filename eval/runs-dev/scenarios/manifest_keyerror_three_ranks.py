@@ -1,5 +1,4 @@
 # expected: corrupt-data-sample
-# initiating_rank: -
 # nproc: 4
 # variants: plain
 # note: ranks 1, 2 and 3 read their samples through one node-local manifest cache whose row 19 lost its "label" field (a partial rewrite), while rank 0 reads the intact copy; at step 2 the three ranks reach row 19 in the same moment (the all-reduce of step 1 releases them together) and each raises KeyError in Dataset.__getitem__, so three tracebacks are printed at once on the shared console; rank 0 waits in DDP's all-reduce. Three ranks fail the same way together: no initiating rank.
