@@ -125,6 +125,10 @@ struct tb_state {
                              worker's) really came from */
     bool block_pending;   /* its rank is in torchrun's summary before this piece of the file */
     size_t frame_lead;    /* the indentation of the last frame line: its code line is deeper */
+    uint64_t header_line; /* the line of its header */
+    uint64_t fed;         /* the line it read last (the header, a frame, a code line) */
+    bool chained;         /* a chain marker ("During handling of the above exception") of its
+                             source and rank came after that line */
     char *cpp_type;       /* C++: the type from "instance of 'X'" */
     struct line_meta meta; /* of the header */
 };
@@ -142,6 +146,7 @@ enum fl_status extractor_init(struct extractor *x, const struct fl_kb *kb)
     memset(x, 0, sizeof *x);
     x->launcher_root_rank = x->launcher_exit_rank = -1;
     x->line_entry = -1;
+    x->tail_src = -1;
     x->npcre = kb->npatterns;
     x->pcre = calloc(x->npcre ? x->npcre : 1, sizeof *x->pcre);
     x->pcre_uses = calloc(x->npcre ? x->npcre : 1, sizeof *x->pcre_uses);
@@ -186,6 +191,7 @@ void extractor_free(struct extractor *x)
     free(x->failures);
     free(x->stops);
     free(x->head_verdicts);
+    free(x->tail_headers);
     for (size_t i = 0; i < x->nopen; i++)
         tb_free(&x->open[i]);
     free(x->open);
@@ -668,19 +674,36 @@ static long header_rank(struct extractor *x, const struct line_view *lv, bool *p
     return -1;
 }
 
-static struct tb_state *open_tb(struct extractor *x, const struct line_view *lv)
+/* How close (in lines of its source) an open traceback's last line must be to a new header for
+ * the two to be read as printed at the same time: ranks that raise together write their
+ * tracebacks line by line into the console they share; a traceback left open for longer, whose
+ * exception line was not one the reader knows, is done with. */
+#define INTERLEAVE_GAP 4
+
+/* An open Python traceback whose last line (its header, a frame, a code line) came just before
+ * lv, with no chain marker since: it is still being printed when lv's header comes. Only of a
+ * rank the lines do not name: lines that carry their rank are one process's, written in order
+ * (and an error file's call stack is read as lines that all have its one line number). */
+static bool still_printing(const struct tb_state *t, const struct line_view *lv)
+{
+    return t->rank < 0 && t->phase != TB_CPP_WHAT && !t->chained &&
+           lv->line_no - t->fed <= INTERLEAVE_GAP;
+}
+
+/* Opens the traceback whose header is lv. */
+static struct tb_state *open_lane(struct extractor *x, const struct line_view *lv)
 {
     bool pending;
     long rank = header_rank(x, lv, &pending);
     struct tb_state fresh = {.src = lv->src, .rank = rank, .meta = lv->meta,
-                             .block_pending = pending};
+                             .block_pending = pending, .header_line = lv->line_no,
+                             .fed = lv->line_no};
     fresh.original = memmem(lv->msg, lv->msg_len, "Original Traceback (", 20) != NULL;
-    /* tracebacks of ranks a console does not name interleave and replace each other below: their
-     * headers still count the ranks that raised */
-    x->unranked_tracebacks += rank < 0 && !pending && !fresh.original;
-    /* a new header for the same source and rank replaces the open one (a chained exception) */
+    /* a new header for the same source and rank replaces an open one that is done with (a
+     * chained exception, or one whose exception line was not read); one still being printed is
+     * another process's, whose lines come interleaved with this one's: both stay open */
     for (size_t i = 0; i < x->nopen; i++)
-        if (x->open[i].src == lv->src && x->open[i].rank == rank) {
+        if (x->open[i].src == lv->src && x->open[i].rank == rank && !still_printing(&x->open[i], lv)) {
             tb_free(&x->open[i]);
             x->open[i] = fresh;
             return &x->open[i];
@@ -689,6 +712,23 @@ static struct tb_state *open_tb(struct extractor *x, const struct line_view *lv)
         return NULL;
     struct tb_state *t = &x->open[x->nopen++];
     *t = fresh;
+    return t;
+}
+
+/* A header the KB's patterns found: traceback_line opened it already when another traceback of
+ * its source and rank was open (a reader following a traceback past its segment's end finds no
+ * patterns, and must open it the same way). */
+static struct tb_state *open_tb(struct extractor *x, const struct line_view *lv)
+{
+    struct tb_state *t = NULL;
+    for (size_t i = 0; i < x->nopen && t == NULL; i++)
+        if (x->open[i].src == lv->src && x->open[i].header_line == lv->line_no)
+            t = &x->open[i];
+    if (t == NULL && (t = open_lane(x, lv)) == NULL)
+        return NULL;
+    /* the headers of ranks a console does not name count the ranks that raised, even where an
+     * interleaved traceback could not be read to its exception line */
+    x->unranked_tracebacks += t->rank < 0 && !t->block_pending && !t->original;
     return t;
 }
 
@@ -798,6 +838,7 @@ static void add_exception(struct extractor *x, struct tb_state *t, const struct 
     e->entry = -1;
     e->src = lv->src;
     e->line_no = lv->line_no;
+    e->header_line = t->header_line;
     e->rank = lv->meta.rank >= 0 ? lv->meta.rank : t->rank;
     e->block_pending = e->rank < 0 && t->block_pending;
     e->reraised = t->original;
@@ -1190,6 +1231,16 @@ const char *extract_host_of(const struct extractor *x, long rank)
     return at < x->nhosts && x->hosts[at].rank == rank ? x->hosts[at].host : NULL;
 }
 
+/* Whether the piece before the one being merged opened a traceback at this header while
+ * following another past its end: that piece read it, interleaved as one reader would. */
+static bool read_in_tail(const struct extractor *dst, int src, uint64_t header_line)
+{
+    for (size_t i = 0; i < dst->ntail_headers; i++)
+        if (dst->tail_headers[i].src == src && dst->tail_headers[i].line_no == header_line)
+            return true;
+    return false;
+}
+
 enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
                                const struct merge_map *m)
 {
@@ -1236,6 +1287,12 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
             absorbed++;
             continue;
         }
+        if (m->continues && e->src == 0 && e->header_line &&
+            read_in_tail(dst, src_offset, e->header_line + line_offset)) {
+            exception_free(e);
+            absorbed++;
+            continue;
+        }
         e->reraised = false;
         if (dst->nexceptions < EXCEPTIONS_MAX &&
             GROW(dst->exceptions, dst->exceptions_cap, dst->nexceptions, EXCEPTIONS_MAX) == FL_OK) {
@@ -1252,6 +1309,16 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
     }
     src->nexceptions = 0;
     dst->exceptions_total += src->exceptions_total - absorbed;
+    /* what src's reader followed past its end is read by the piece merged after it */
+    dst->ntail_headers = 0;
+    for (size_t i = 0; i < src->ntail_headers; i++) {
+        struct src_line h = src->tail_headers[i];
+        h.line_no += m->continues && h.src == 0 ? line_offset : 0;
+        h.src += src_offset;
+        if (GROW(dst->tail_headers, dst->tail_headers_cap, dst->ntail_headers, TAIL_HEADERS_MAX) ==
+            FL_OK)
+            dst->tail_headers[dst->ntail_headers++] = h;
+    }
     for (size_t i = 0; i < src->nfailures; i++) {
         struct launcher_failure f = src->failures[i];
         if (f.block_pending) {
@@ -1325,6 +1392,11 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
     if (st == FL_OK)
         st = stacks_merge(&dst->stacks, &src->stacks, m);
     return st;
+}
+
+void extract_note_tail(struct extractor *x, int src)
+{
+    x->tail_src = src;
 }
 
 bool extract_following(const struct extractor *x, int src)
@@ -1430,17 +1502,77 @@ static bool exception_shape(const char *s, size_t n)
     return last < i && isupper((unsigned char)s[last]) && (i == n || s[i] == ':');
 }
 
+/* What a line is to an open traceback: 2 the kind of line it reads next, 1 one it also takes (a
+ * frame without a code line, the exception under a frame Python shows no code for), 0 one it
+ * passes over. */
+static int lane_wants(const struct tb_state *t, const char *s, size_t n, size_t lead)
+{
+    if (t->phase == TB_CPP_WHAT)
+        return n - lead > 6 && strncmp(s + lead, "what():", 7) == 0 ? 2 : 0;
+    if (n - lead >= 6 && strncmp(s + lead, "File \"", 6) == 0)
+        return t->phase == TB_FRAMES ? 2 : 1;
+    if (t->frame == NULL || caret_line(s, n))
+        return 0;
+    if (lead <= t->frame_lead && exception_shape(s + lead, n - lead))
+        return t->phase == TB_FRAMES ? 2 : 1;
+    return t->phase == TB_CODE && lead > t->frame_lead ? 2 : 0;
+}
+
+/* Of the tracebacks of lv's source and rank printed at the same time, the one lv continues: the
+ * one that reads such a line next, and of those the one that has waited longest for its next
+ * line (processes writing to one console take turns), or NULL when none reads it. Which of two
+ * like tracebacks a frame goes to can be wrong; each exception line still closes one of them. */
+static struct tb_state *interleaved_lane(struct extractor *x, const struct line_view *lv)
+{
+    const char *s = lv->msg;
+    size_t n = lv->msg_len, lead = 0;
+    while (lead < n && (s[lead] == ' ' || s[lead] == '\t'))
+        lead++;
+    struct tb_state *best = NULL;
+    int best_w = 0;
+    for (size_t i = 0; i < x->nopen; i++) {
+        struct tb_state *t = &x->open[i];
+        if (t->src != lv->src || t->rank != lv->meta.rank)
+            continue;
+        int w = lane_wants(t, s, n, lead);
+        if (w > best_w || (w == best_w && best && t->fed < best->fed)) {
+            best = t;
+            best_w = w;
+        }
+    }
+    return best;
+}
+
 static enum fl_status traceback_line(struct extractor *x, const struct line_view *lv)
 {
     struct tb_state *t = NULL;
-    size_t in_src = 0;
+    size_t in_src = 0, same = 0;
     for (size_t i = 0; i < x->nopen; i++) {
         if (x->open[i].src != lv->src)
             continue;
         in_src++;
-        if (x->open[i].rank == lv->meta.rank)
+        if (x->open[i].rank == lv->meta.rank) {
             t = &x->open[i];
+            same++;
+        }
     }
+    if (same > 0 && memmem(lv->msg, lv->msg_len, "Traceback (most recent call last):", 34)) {
+        /* the header of another traceback of this source and rank (see open_tb) */
+        if (x->tail_src == lv->src &&
+            GROW(x->tail_headers, x->tail_headers_cap, x->ntail_headers, TAIL_HEADERS_MAX) == FL_OK)
+            x->tail_headers[x->ntail_headers++] = (struct src_line){lv->src, lv->line_no};
+        open_lane(x, lv);
+        return FL_OK;
+    }
+    if (same > 0 && (memmem(lv->msg, lv->msg_len, "During handling of the above exception", 38) ||
+                     memmem(lv->msg, lv->msg_len, "The above exception was the direct cause", 40))) {
+        /* a chained exception follows: the tracebacks open here are done with */
+        for (size_t i = 0; i < x->nopen; i++)
+            x->open[i].chained |= x->open[i].src == lv->src && x->open[i].rank == lv->meta.rank;
+        return FL_OK;
+    }
+    if (same > 1 && (t = interleaved_lane(x, lv)) == NULL)
+        return FL_OK;
     if (t == NULL) {
         /* an unprefixed line cannot be attributed when several ranks are open */
         for (size_t i = 0; i < x->nopen && in_src == 1 && lv->meta.rank < 0; i++)
@@ -1480,6 +1612,7 @@ static enum fl_status traceback_line(struct extractor *x, const struct line_view
         note_frame(t);
         t->phase = TB_CODE;
         t->frame_lead = lead;
+        t->fed = lv->line_no;
         return FL_OK;
     }
     /* a line less indented than the frames that cannot be the exception's is another rank's or
@@ -1493,6 +1626,7 @@ static enum fl_status traceback_line(struct extractor *x, const struct line_view
     if (t->phase == TB_CODE) {
         t->phase = TB_FRAMES; /* the source line of the frame above */
         t->code = clip(s + lead, n - lead);
+        t->fed = lv->line_no;
         return FL_OK;
     }
     if (caret_line(s, n) || strncmp(s + lead, "Traceback (most recent", 22) == 0 ||

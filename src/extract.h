@@ -68,6 +68,7 @@ struct exception_event {
                                 that exception when the pieces are joined */
     int src;
     uint64_t line_no;        /* of the exception line */
+    uint64_t header_line;    /* of its traceback's header, 0 where it has none */
     long rank;
     char host[HOST_MAX];
     int64_t ts_ms;
@@ -164,6 +165,14 @@ struct launcher_failure {
                                 or "" (no @record: "<N/A>") */
 };
 
+/* A line of a source. */
+struct src_line {
+    int src;
+    uint64_t line_no;
+};
+
+#define TAIL_HEADERS_MAX 1024
+
 struct rank_host {
     long rank;
     char host[HOST_MAX];
@@ -195,6 +204,11 @@ struct extractor {
     struct chain_mark *chains;  /* pending chain markers, at most one per (source, rank) */
     size_t nchains, chains_cap;
     struct tb_state *open;      /* open tracebacks, at most a few per source */
+    int tail_src;               /* the source read past its segment's end, or -1 */
+    struct src_line *tail_headers; /* headers of tracebacks opened there past that end, while
+                                      another was printed (interleaved): the next segment's
+                                      reader opens them too, and its reading gives way */
+    size_t ntail_headers, tail_headers_cap;
     struct launcher_block *blocks; /* torchrun summaries being read, one per source */
     size_t nblocks, blocks_cap;
     long launcher_root_rank;    /* torchrun's "Root Cause (first observed failure)" rank, or -1 */
@@ -272,6 +286,8 @@ void extract_note_progress(struct extractor *x, const struct line_view *lv, unsi
  * not known here: a later call tells it). */
 void extract_note_own_lines(struct extractor *x, int src, long rank, uint64_t line_no,
                             unsigned long lines, unsigned long runs);
+/* From here on, src's lines are past its segment's end (scanner_feed_tail). */
+void extract_note_tail(struct extractor *x, int src);
 /* True while src has an open traceback and wants every next line. */
 bool extract_following(const struct extractor *x, int src);
 enum fl_status extract_on_line(struct extractor *x, const struct line_view *lv);

@@ -1017,6 +1017,7 @@ enum fl_status scanner_feed_tail(struct fl_scanner *s, int src, const void *buf,
     if (!so->tail) {
         so->tail = true;
         so->segment_lines = so->lines;
+        extract_note_tail(&s->x, src);
     }
     enum fl_status st = FL_OK;
     if (len > 0 && extract_following(&s->x, src)) {

@@ -1288,6 +1288,31 @@ static void traceback_with_interleaved_lines(void **state)
     fl_report_free(r);
 }
 
+static void tracebacks_printed_at_once(void **state)
+{
+    (void)state;
+    /* two ranks raise at the same moment and their tracebacks reach the console that they share
+     * line by line, as torchrun's consoles show it: each is read to its own exception line */
+    const struct source src[] = {
+        {"console.log",
+         "Traceback (most recent call last):\n"
+         "Traceback (most recent call last):\n"
+         "  File \"/w/train.py\", line 30, in main\n"
+         "  File \"/w/train.py\", line 20, in main\n"
+         "    for x, y in loader:\n"
+         "    dist.all_reduce(t)\n"
+         "  File \"/w/data.py\", line 11, in __getitem__\n"
+         "RuntimeError: [./gloo/transport/tcp/pair.cc:598] Connection closed by peer [127.0.0.1]:5865\n"
+         "    return row[\"label\"]\n"
+         "KeyError: 'label'\n"},
+    };
+    struct fl_report *r = scan(src, 1);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), "corrupt-data-sample");
+    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "KeyError: 'label'"));
+    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "/w/data.py:11 in __getitem__"));
+    fl_report_free(r);
+}
+
 static void advice_is_not_a_setting(void **state)
 {
     (void)state;
@@ -1346,6 +1371,7 @@ int main(void)
         cmocka_unit_test(own_lines_in_other_styles),
         cmocka_unit_test(traceback_without_source_lines),
         cmocka_unit_test(traceback_with_interleaved_lines),
+        cmocka_unit_test(tracebacks_printed_at_once),
         cmocka_unit_test(advice_is_not_a_setting),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
