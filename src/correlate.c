@@ -52,6 +52,9 @@
  *                                rank torchrun's summary lists with that exitcode;
  *   rule_elimination             when every other rank shows only collateral failures, the one
  *                                remaining rank initiated;
+ *   rule_error_record            the one rank whose own logging record at ERROR level or worse
+ *                                came before the headline's traceback and every consequence
+ *                                (logger.exception("batch failed") of the rank that raised);
  *   rule_printed_after           a rank whose own "[rank N]" line the console shows after the
  *                                traceback did not raise it; the one rank of the console left did
  *                                (only where the lines came out as printed);
@@ -1159,6 +1162,44 @@ static bool rule_printed_after(struct run_analysis *a)
     return true;
 }
 
+/* A logging record at ERROR level or worse is the program's own word that something failed:
+ * logger.exception("batch failed") writes one just before the traceback of the rank that raised.
+ * A rank that fails only in consequence writes its record after its peer's failure has reached
+ * it: after the traceback that failure printed, or after its own consequence. So when exactly one
+ * rank of the headline's console logged such a record before the headline's unranked exception
+ * and before every consequence printed there (a closed connection, a timeout), that rank
+ * reported a failure of its own. */
+static bool rule_error_record(struct run_analysis *a)
+{
+    const struct exception_event *e = headline_exception(a);
+    if (e == NULL)
+        return false;
+    uint64_t before = e->line_no;
+    for (size_t j = 0; j < a->nexc; j++)
+        if (a->exc[j].src == e->src && a->exc[j].line_no < before &&
+            correlator_exception_is_consequence(&a->exc[j]))
+            before = a->exc[j].line_no;
+    const struct own_lines *found = NULL;
+    for (size_t i = 0; i < a->nown; i++) {
+        const struct own_lines *o = &a->own[i];
+        if (o->src != e->src || o->rank < 0 || o->error_line == 0 || o->error_line >= before)
+            continue;
+        if (found)
+            return false; /* two ranks reported an error: either may be a consequence */
+        found = o;
+    }
+    if (found == NULL)
+        return false;
+    a->rank = found->rank;
+    buf_printf(&a->why, "rank %ld logged a record at ERROR level before the %s was printed, and "
+               "no other rank did: it reported a failure of its own", found->rank, e->type);
+    decided(a, &a->rank_rule, "error_record", "rank %ld's own logging record at line %llu is at "
+            "ERROR level, before %s (line %llu) and every consequence; no other rank's is",
+            found->rank, (unsigned long long)found->error_line, e->type,
+            (unsigned long long)e->line_no);
+    return true;
+}
+
 /* Ranks that time out in a collective were blocked in it since before the first of them gave
  * up: none of them prints a line of its own between entering it and its own traceback. So when
  * only consequences were raised, the one rank whose own lines the console shows after the first
@@ -1403,8 +1444,8 @@ void correlator_decide(struct run_analysis *a)
      * and the launcher's say nothing about which of that host's ranks it hit */
     if (a->kind == HEADLINE_CANDIDATE && a->cands[a->top].host[0])
         return;
-    if (rule_elimination(a) || rule_printed_after(a) || rule_fewest_own_lines(a) ||
-        rule_launcher_hint(a))
+    if (rule_elimination(a) || rule_error_record(a) || rule_printed_after(a) ||
+        rule_fewest_own_lines(a) || rule_launcher_hint(a))
         return;
 }
 

@@ -53,10 +53,13 @@ static const struct builtin_pattern builtins[] = {
     {BUILTIN_PROGRESS, "\\{'loss': ", 0, NULL},
     {BUILTIN_PROGRESS, "step=[0-9]+, skipped=[0-9]+|Epoch [0-9]+: +[0-9]+%\\|", 0, NULL},
     /* a training script's own line about its rank, print(f"[rank {rank}] ..."), "[Rank 0] ...",
-     * print(f"rank {rank}: ...") at the line's start (scan.c checks where): read like step
-     * lines, only the last of each rank and how many (scan.c) */
+     * print(f"rank {rank}: ...") at the message's start (prefix_message_rank checks where): read
+     * like step lines, only the last of each rank and how many (scan.c) */
     {BUILTIN_RANK_LINE, "\\[rank [0-9]{1,7}\\] ", HS_FLAG_CASELESS, NULL},
     {BUILTIN_RANK_LINE, "rank [0-9]{1,7}: ", HS_FLAG_CASELESS, NULL},
+    /* a logging record's field, "%(asctime)s %(levelname)s pid=%(process)d rank=%(rank)s ...":
+     * among the header's fields only (prefix_message_rank) */
+    {BUILTIN_RANK_LINE, "rank=[0-9]{1,7}[] :]", HS_FLAG_CASELESS, NULL},
     {BUILTIN_WATCHDOG_SEQ, "WorkNCCL\\(SeqNum=[0-9]+, OpType=", 0,
      "WorkNCCL\\(SeqNum=(?<seq>[0-9]+), OpType=(?<op>[A-Za-z_]+)"},
     {BUILTIN_WATCHDOG_SEQ, "last enqueued NCCL work: [0-9]+", HS_FLAG_CASELESS,
@@ -578,26 +581,39 @@ void extract_note_progress(struct extractor *x, const struct line_view *lv, unsi
         keep_progress(x, &(struct progress){lv->meta.rank, lv->src, lv->line_no, lv->meta.ts_ms});
 }
 
-void extract_note_own_lines(struct extractor *x, int src, long rank, uint64_t line_no,
-                            unsigned long lines, unsigned long runs)
+/* The record of rank's own lines in src, or NULL when there is none. */
+static struct own_lines *own_record(struct extractor *x, int src, long rank)
 {
     /* consecutive calls mostly concern one record: try the last one first */
     size_t i = x->own_last < x->nown ? x->own_last : 0;
-    for (size_t k = 0; k < x->nown; k++, i = (i + 1) % x->nown) {
-        struct own_lines *o = &x->own[i];
-        if (o->src == src && o->rank == rank) {
-            o->lines += lines;
-            o->runs += runs;
-            if (line_no > o->line_no)
-                o->line_no = line_no;
+    for (size_t k = 0; k < x->nown; k++, i = (i + 1) % x->nown)
+        if (x->own[i].src == src && x->own[i].rank == rank) {
             x->own_last = i;
-            return;
+            return &x->own[i];
         }
-    }
-    if (GROW(x->own, x->own_cap, x->nown, PROGRESS_MAX) == FL_OK) {
+    return NULL;
+}
+
+void extract_note_own_lines(struct extractor *x, int src, long rank, uint64_t line_no,
+                            unsigned long lines, unsigned long runs)
+{
+    struct own_lines *o = own_record(x, src, rank);
+    if (o) {
+        o->lines += lines;
+        o->runs += runs;
+        if (line_no > o->line_no)
+            o->line_no = line_no;
+    } else if (GROW(x->own, x->own_cap, x->nown, PROGRESS_MAX) == FL_OK) {
         x->own_last = x->nown;
-        x->own[x->nown++] = (struct own_lines){rank, src, line_no, lines, runs};
+        x->own[x->nown++] = (struct own_lines){rank, src, line_no, lines, runs, 0};
     }
+}
+
+void extract_note_own_error(struct extractor *x, int src, long rank, uint64_t line_no)
+{
+    struct own_lines *o = own_record(x, src, rank);
+    if (o && (o->error_line == 0 || line_no < o->error_line))
+        o->error_line = line_no;
 }
 
 /* Keeps rec as its (source, rank)'s last collective, when its sequence number is the highest. */
@@ -1372,6 +1388,9 @@ enum fl_status extractor_merge(struct extractor *dst, struct extractor *src,
         const struct own_lines *o = &src->own[i];
         uint64_t line = o->line_no + (o->line_no && o->src == 0 ? line_offset : 0);
         extract_note_own_lines(dst, o->src + src_offset, o->rank, line, o->lines, o->runs);
+        if (o->error_line)
+            extract_note_own_error(dst, o->src + src_offset, o->rank,
+                                   o->error_line + (o->src == 0 ? line_offset : 0));
     }
     for (size_t i = 0; i < src->nnonfinite; i++) {
         struct progress p = src->nonfinite[i];

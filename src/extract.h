@@ -102,6 +102,7 @@ struct own_lines {
     uint64_t line_no;        /* the last one */
     unsigned long lines;
     unsigned long runs;
+    uint64_t error_line;     /* the first one whose record is at ERROR level or worse, 0 none */
 };
 
 struct seqnum {
@@ -286,6 +287,9 @@ void extract_note_progress(struct extractor *x, const struct line_view *lv, unsi
  * not known here: a later call tells it). */
 void extract_note_own_lines(struct extractor *x, int src, long rank, uint64_t line_no,
                             unsigned long lines, unsigned long runs);
+/* The own line line_no of rank in src, noted by extract_note_own_lines, is a logging record at
+ * ERROR level or worse ("ERROR pid=4104 rank=2 train: batch failed"). */
+void extract_note_own_error(struct extractor *x, int src, long rank, uint64_t line_no);
 /* From here on, src's lines are past its segment's end (scanner_feed_tail). */
 void extract_note_tail(struct extractor *x, int src);
 /* True while src has an open traceback and wants every next line. */

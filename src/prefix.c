@@ -216,6 +216,7 @@ static bool parse_glog(const char *s, size_t len, size_t *pos, struct line_meta 
     size_t n = number(s, len, p + 1, 4, &md);
     if ((n != 3 && n != 4) || p + 1 + n >= len || s[p + 1 + n] != ' ')
         return false;
+    bool error = s[p] == 'E' || s[p] == 'F';
     unsigned month = (unsigned)(md / 100), day = (unsigned)(md % 100);
     int64_t ms;
     size_t t = clock_time(s, len, p + 2 + n, &ms);
@@ -236,6 +237,7 @@ static bool parse_glog(const char *s, size_t len, size_t *pos, struct line_meta 
         if (close)
             q = (size_t)(close - s) + 1;
     }
+    m->level_error = error;
     *pos = q;
     skip_spaces(s, len, pos);
     return true;
@@ -467,39 +469,118 @@ const struct prefix_format *prefix_formats(size_t *n)
     return formats;
 }
 
-/* "[Rank 3]" (c10d), "[rank 3]" (a training script's own print(f"[rank {rank}] ...")),
- * "(VllmWorker rank=1 pid=254)" (vLLM) inside the message, or "rank 3: " (a script's
- * print(f"rank {rank}: ...")) at its start. Every matched
- * line without a rank prefix comes here: the two markers are looked for with memchr and memmem,
- * not byte by byte. The first marker in the line wins. */
-static void rank_in_message(const char *s, size_t len, struct line_meta *m)
+/* ---------------------------------------------------------------- a program's own rank */
+
+/* Python logging's level names as %(levelname)s prints them (logging.getLevelName); *error for
+ * ERROR and CRITICAL (FATAL and WARN are aliases, printed as CRITICAL and WARNING). */
+static bool level_name(const char *s, size_t n, bool *error)
 {
-    long lead;
-    size_t nd;
-    if (len > 7 && strncasecmp(s, "rank ", 5) == 0 && (nd = number(s, len, 5, 7, &lead)) &&
-        5 + nd + 1 < len && s[5 + nd] == ':' && s[5 + nd + 1] == ' ') {
-        m->rank = lead;
-        m->rank_local = false;
-        return;
+    static const char *const names[] = {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL", NULL};
+    for (int i = 0; names[i]; i++)
+        if (strlen(names[i]) == n && memcmp(s, names[i], n) == 0) {
+            *error = i >= 3;
+            return true;
+        }
+    return false;
+}
+
+/* What a logging format puts before the message after its time: the level name and fields such
+ * as "pid=4104 rank=2", each maybe in brackets or between " - " or " | " separators
+ * ("%(asctime)s %(levelname)s pid=%(process)d rank=%(rank)s %(name)s: %(message)s"). */
+struct record_header {
+    bool level;      /* a level name is among its tokens */
+    bool error;      /* that level is ERROR or CRITICAL */
+    long rank;       /* its rank=N field (any case), or -1 */
+    size_t rank_end; /* where that field's number ends */
+};
+
+#define HEADER_TOKENS 8
+
+/* Reads s[0..len) token by token up to the first that is neither a level name nor a key=value
+ * field; a token ending in ':' is the header's last. */
+static void read_header(const char *s, size_t len, struct record_header *h)
+{
+    *h = (struct record_header){.rank = -1};
+    size_t p = 0;
+    for (int t = 0; t < HEADER_TOKENS; t++) {
+        skip_spaces(s, len, &p);
+        size_t q = p;
+        /* "[%(levelname)s][rank=%(rank)s]": a bracketed token ends at its bracket */
+        while (q < len && s[q] != ' ' && s[q] != '\t' && (s[p] != '[' || q == p || s[q - 1] != ']'))
+            q++;
+        size_t a = p, b = q;
+        p = q;
+        bool last = b > a && s[b - 1] == ':';
+        b -= last;
+        if (b > a && s[a] == '[' && s[b - 1] == ']') {
+            a++;
+            b--;
+        }
+        if (b == a + 1 && (s[a] == '-' || s[a] == '|'))
+            continue;
+        bool error;
+        const char *eq = b > a ? memchr(s + a, '=', b - a) : NULL;
+        if (level_name(s + a, b - a, &error)) {
+            h->level = true;
+            h->error |= error;
+        } else if (eq == NULL || eq == s + a || (size_t)(eq - s) + 1 == b) {
+            return;
+        } else if (eq == s + a + 4 && strncasecmp(s + a, "rank", 4) == 0 && h->rank < 0) {
+            long r;
+            size_t n = number(s, len, a + 5, 7, &r);
+            if (n == b - a - 5) {
+                h->rank = r;
+                h->rank_end = a + 5 + n;
+            }
+        }
+        if (last)
+            return;
     }
+}
+
+long prefix_message_rank(const char *s, size_t len, size_t from, size_t *end)
+{
+    long rank;
+    size_t nd;
+    if (from == 0 && len > 7 && strncasecmp(s, "rank ", 5) == 0 && (nd = number(s, len, 5, 7, &rank)) &&
+        5 + nd + 1 < len && s[5 + nd] == ':' && s[5 + nd + 1] == ' ') {
+        *end = 5 + nd + 1;
+        return rank;
+    }
+    struct record_header h;
+    read_header(s, len, &h);
+    bool field = h.level && h.rank >= 0 && h.rank_end > from;
     size_t scan = len < 512 ? len : 512;
-    const char *rank_at = NULL; /* the first "[Rank N]" */
-    long rank = -1;
-    for (const char *p = s, *end = s + scan; (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++) {
+    for (const char *p = s + from, *e = s + scan; p < e && (p = memchr(p, '[', (size_t)(e - p))) != NULL;
+         p++) {
         size_t i = (size_t)(p - s);
-        long r;
         size_t n;
-        if (i + 7 < scan && strncasecmp(p + 1, "rank ", 5) == 0 && (n = number(s, len, i + 6, 7, &r)) &&
-            i + 6 + n < len && s[i + 6 + n] == ']') {
-            rank_at = p;
-            rank = r;
+        if (field && i >= h.rank_end)
             break;
+        if (i + 7 < scan && strncasecmp(p + 1, "rank ", 5) == 0 && (n = number(s, len, i + 6, 7, &rank)) &&
+            i + 6 + n < len && s[i + 6 + n] == ']') {
+            *end = i + 6 + n + 1;
+            return rank;
         }
     }
+    if (!field)
+        return -1;
+    *end = h.rank_end;
+    return h.rank;
+}
+
+/* The rank a program names of itself in its message (prefix_message_rank), or vLLM's
+ * "(VllmWorker rank=1 pid=254)" when it comes first. Every matched line without a rank prefix
+ * comes here: the markers are looked for with memchr and memmem, not byte by byte. */
+static void rank_in_message(const char *s, size_t len, struct line_meta *m)
+{
+    size_t end = 0;
+    long rank = prefix_message_rank(s, len, 0, &end);
     /* " rank=" after "Worker" wins when it comes first; it cannot overlap a '['. Found by its
      * '=', which few lines have many of. */
-    size_t hay_end = rank_at ? (size_t)(rank_at - s) : scan >= 2 ? scan - 2 : 0;
-    for (const char *p = s + 5, *end = s + hay_end; p < end && (p = memchr(p, '=', (size_t)(end - p))) != NULL;
+    size_t scan = len < 512 ? len : 512;
+    size_t hay_end = rank >= 0 ? end : scan >= 2 ? scan - 2 : 0;
+    for (const char *p = s + 5, *e = s + hay_end; p < e && (p = memchr(p, '=', (size_t)(e - p))) != NULL;
          p++) {
         size_t i = (size_t)(p - s) - 5; /* where " rank=" would start */
         long r;
@@ -510,7 +591,7 @@ static void rank_in_message(const char *s, size_t len, struct line_meta *m)
             return;
         }
     }
-    if (rank_at) {
+    if (rank >= 0) {
         m->rank = rank;
         m->rank_local = false;
     }
@@ -566,6 +647,9 @@ void prefix_parse(const char *line, size_t len, struct line_meta *m, int year)
 {
     bool rank_from_prefix = parse_formats(line, len, m, year);
     size_t pos = m->msg_off;
+    struct record_header h;
+    read_header(line + pos, len - pos, &h);
+    m->level_error |= h.error;
     /* a local rank (torchrun's [defaultN]: on one of several nodes) gives way to the rank the
      * program writes of itself, a global one */
     if (!rank_from_prefix || m->rank_local)

@@ -29,6 +29,8 @@ struct line_meta {
     bool rank_local;       /* rank is a local rank, numbered per node: torchrun's per-rank folder
                               (attempt_K/N/) or --tee prefix ([defaultN]:); rankmap.h */
     long pid;              /* the writing process, from NCCL's host:pid:tid prefix; 0: unknown */
+    bool level_error;      /* the record's level is ERROR or worse: glog's E or F, or ERROR or
+                              CRITICAL in a logging record's header (read by prefix_parse) */
     size_t msg_off;        /* where the message starts, after every prefix */
 };
 
@@ -52,6 +54,14 @@ void prefix_parse(const char *line, size_t len, struct line_meta *m, int year);
 /* prefix_parse without its look for a rank the message names ("[Rank 3]", " rank=3"): for the
  * callers that read only the time (the time look-back passes over many lines). */
 void prefix_parse_time(const char *line, size_t len, struct line_meta *m, int year);
+
+/* The first marker by which a program names its own rank in its message s[from..len) (s: what
+ * follows the line's prefixes); the rank, with in *end where the marker ends, or -1. Markers:
+ * "[rank N]" anywhere, in any case (c10d's "[Rank 3]", a script's print(f"[rank {rank}] ..."));
+ * "rank N: " at the message's start only ("failed on rank 3: ..." in its middle is about another
+ * rank); a logging record's "rank=N" field (any case) among the header fields its format puts
+ * before the message, next to the level name ("INFO pid=4104 rank=2 train: ..."). */
+long prefix_message_rank(const char *s, size_t len, size_t from, size_t *end);
 
 /* The rank of a line that starts with torchrun's "[rankN]:" or "[defaultN]:", and where the
  * rest starts (*rest, may be NULL), without parsing it: for callers that only need to tell the

@@ -73,6 +73,7 @@ struct step {
     uint64_t start; /* note_steps': where its line starts */
     long rank;      /* note_steps' */
     bool kept;      /* the last step line of its rank among those noted together */
+    bool error;     /* note_steps': an own line at ERROR level or worse */
 };
 
 /* A rank's training progress, for live watching (fl_scanner_rank_progress). */
@@ -493,32 +494,23 @@ static long step_rank(const struct source *so, const char *p, size_t n)
     return stored_rank(so, m.rank, m.rank_local);
 }
 
-/* The rank of an own line's "[rank N] " or "rank N: " (any case) that ends at p[n], where p is
- * the line's start: the number the program printed, a global rank; -1 when it is not one. The
- * bracketed form counts wherever it is, even where two ranks' writes met on one line; the bare
- * form only where the line (or what follows torchrun's prefix) starts with it: "failed on rank
- * 3: ..." in the middle of a line is another process's words about rank 3. */
-static long own_rank(const char *p, size_t n)
+/* The rank of the own line line[0..len) whose marker the pattern matched up to line[at] (the
+ * marker and the one byte after it): the number the program printed, a global rank; -1 when it
+ * is not one (prefix_message_rank says which markers count where). *error: the line's record
+ * is at ERROR level or worse. A line where two ranks' writes met has a marker of each. */
+static long own_rank(const struct source *so, const char *line, size_t len, size_t at, bool *error)
 {
-    size_t i = n >= 2 ? n - 2 : 0; /* at the ']' or ':' */
-    bool bracket = n >= 2 && p[n - 2] == ']';
-    long rank = 0, scale = 1;
-    while (i > 0 && p[i - 1] >= '0' && p[i - 1] <= '9' && scale <= 1000000) {
-        rank += (p[--i] - '0') * scale;
-        scale *= 10;
-    }
-    if (scale == 1)
+    struct line_meta m = {.rank = -1, .ts_ms = TS_UNKNOWN};
+    prefix_parse(line, len, &m, so->time.year);
+    if (at == 0 || at - 1 <= m.msg_off)
         return -1;
-    if (bracket)
-        return rank;
-    if (i < 5 || strncasecmp(p + i - 5, "rank ", 5) != 0)
-        return -1;
-    size_t start = i - 5, rest = 0;
-    long prefix_rank;
-    bool local;
-    if (start == 0 || (prefix_torchrun_rank(p, n, &prefix_rank, &rest, &local) && rest == start))
-        return rank;
-    return -1;
+    const char *msg = line + m.msg_off;
+    size_t n = len - m.msg_off, want = at - 1 - m.msg_off, from = 0, end = 0;
+    long rank;
+    while ((rank = prefix_message_rank(msg, n, from, &end)) >= 0 && end < want)
+        from = end;
+    *error = m.level_error;
+    return end == want ? rank : -1;
 }
 
 /* Notes the step line [ls, le), numbered line_no, as rank's, with its own time: the same
@@ -664,8 +656,10 @@ static void note_steps(struct fl_scanner *s, struct source *so, const struct win
         st->start = nl ? so->base + (uint64_t)(nl + 1 - w->chunk) : so->base;
         st->kept = false;
         const char *p = w->chunk + (st->start - so->base);
+        st->error = false;
         if (st->own) {
-            st->rank = own_rank(p, (size_t)(at - p));
+            const char *le = memchr(p, '\n', (size_t)(end - p) + 1);
+            st->rank = own_rank(so, p, (size_t)(le - p), (size_t)(at - p), &st->error);
             if (st->rank < 0)
                 continue; /* "rank N: " not at the line's start: not the rank's own line */
             tally_own(s, so, &tally, st->rank, 1, 0);
@@ -706,9 +700,13 @@ static void note_steps(struct fl_scanner *s, struct source *so, const struct win
                                tally.runs[r]);
     for (size_t k = lo; k < hi; k++) {
         const struct step *st = &s->steps[k];
-        if (!st->kept)
+        if (!st->kept && !st->error)
             continue;
         count_lines_to(so, w, st->start);
+        if (st->error)
+            extract_note_own_error(&s->x, (int)(so - s->sources), st->rank, so->lines + 1);
+        if (!st->kept)
+            continue;
         const char *p = w->chunk + (st->start - so->base);
         const char *le = memchr(p, '\n', (size_t)(end - p) + 1);
         hold_step(s, so, w, &(struct held_step){st->rank, st->own, st->start,
@@ -810,15 +808,20 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
     size_t nids = 0;
     bool step = false;
     long own[8];
+    bool own_error[8];
     size_t nown = 0;
     for (size_t i = 0; i < nm; i++) {
         enum builtin b = s->kb->patterns[m[i].id].builtin;
         if (b == BUILTIN_PROGRESS)
             step |= whole == NULL || extract_progress_shape(whole, (size_t)(le - ls), (size_t)(m[i].to - ls));
         else if (b == BUILTIN_RANK_LINE && nown < 8) {
-            long r = whole ? own_rank(whole, (size_t)(m[i].to - ls)) : lv.meta.rank;
-            if (r >= 0)
+            bool error = lv.meta.level_error;
+            long r = whole ? own_rank(so, whole, (size_t)(le - ls), (size_t)(m[i].to - ls), &error)
+                           : lv.meta.rank;
+            if (r >= 0) {
+                own_error[nown] = error;
                 own[nown++] = r;
+            }
         }
         else if (nids < 64) {
             ids[nids] = m[i].id;
@@ -835,6 +838,8 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         long rank = own[i];
         drop_held(s, rank, true);
         note_own_line(s, so, rank, so->lines + 1, 1, so->own_rank != rank);
+        if (own_error[i])
+            extract_note_own_error(&s->x, (int)(so - s->sources), rank, so->lines + 1);
         so->own_rank = rank;
     }
     sort_ids(ids, tos, nids);

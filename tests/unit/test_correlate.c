@@ -1231,9 +1231,60 @@ static void own_lines_in_other_styles(void **state)
     assert_int_equal(rank_of_console_in_style("Rank %ld:"), 2);
     assert_int_equal(rank_of_console_in_style("[Rank %ld]"), 2);
     assert_int_equal(rank_of_console_in_style("[default0]:rank %ld:"), 2);
+    /* a logging format's rank field, "%(asctime)s %(levelname)s pid=%(process)d rank=%(rank)s
+     * %(name)s: ...", and one without the time */
+    assert_int_equal(rank_of_console_in_style("2026-12-02 10:13:05,052 INFO pid=4104 rank=%ld train:"), 2);
+    assert_int_equal(rank_of_console_in_style("INFO rank=%ld train:"), 2);
     /* "rank N: " in the middle of a line is words about a rank, not its own line: nothing
      * decides, and torchrun's root cause shares its second with the others */
     assert_int_equal(rank_of_console_in_style("waiting for rank %ld:"), -1);
+}
+
+/* logger.exception("batch failed") on the rank that raised: its own record at ERROR level comes
+ * before the unranked traceback and before the peers' consequences */
+static void error_record_names_its_rank(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r, 0);
+    struct exception_event *e = add_exception(&r, "IndexError", "index 0 is out of bounds", -1, 1);
+    e->flags = FRAME_DATA;
+    e->line_no = 36;
+    struct exception_event *c = add_exception(&r, "RuntimeError",
+                                              "[./gloo/transport/tcp/pair.cc:598] Connection closed by peer", -1, 2);
+    c->line_no = 70;
+    struct launcher_failure f[] = {{.rank = 1, .exitcode = 1, .root = true, .time = "2026-12-02_10:13:07"},
+                                   {.rank = 2, .exitcode = 1, .time = "2026-12-02_10:13:07"},
+                                   {.rank = 3, .exitcode = 1, .time = "2026-12-02_10:13:07"}};
+    r.a.failures = f;
+    r.a.nfailures = 3;
+    static const int stop[] = {0};
+    r.a.stops = stop;
+    r.a.nstops = 1;
+    /* every rank's lines came out in blocks, none after the traceback: nothing else decides */
+    struct own_lines own[] = {{.rank = 0, .line_no = 10, .lines = 3, .runs = 1},
+                              {.rank = 1, .line_no = 11, .lines = 3, .runs = 1},
+                              {.rank = 2, .line_no = 16, .lines = 4, .runs = 1, .error_line = 16},
+                              {.rank = 3, .line_no = 12, .lines = 3, .runs = 1}};
+    r.a.own = own;
+    r.a.nown = 4;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, 2);
+    assert_string_equal(r.a.rank_rule, "error_record");
+    /* another rank's record before the traceback too: either may be a consequence */
+    own[0].error_line = 9;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, -1);
+    /* a record after the first consequence says nothing: rank 0 logged it once it had failed */
+    own[0].error_line = 71;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, 2);
+    /* nor does one after the headline's traceback */
+    own[2].error_line = 40;
+    own[0].error_line = 0;
+    correlator_decide(&r.a);
+    assert_int_equal(r.a.rank, -1);
+    correlator_analysis_free(&r.a);
 }
 
 static void traceback_without_source_lines(void **state)
@@ -1369,6 +1420,7 @@ int main(void)
         cmocka_unit_test(console_of_a_stuck_rank),
         cmocka_unit_test(own_lines_of_a_plain_console),
         cmocka_unit_test(own_lines_in_other_styles),
+        cmocka_unit_test(error_record_names_its_rank),
         cmocka_unit_test(traceback_without_source_lines),
         cmocka_unit_test(traceback_with_interleaved_lines),
         cmocka_unit_test(tracebacks_printed_at_once),

@@ -95,6 +95,36 @@ static void launchers(void **state)
     assert_int_equal(parse("rank 3 step 5").rank, -1);
 }
 
+/* A logging format's rank field and level: "%(asctime)s %(levelname)s pid=%(process)d
+ * rank=%(rank)s %(name)s: %(message)s" and its common variants */
+static void logging_record_header(void **state)
+{
+    (void)state;
+    struct line_meta m = parse("2026-12-02 10:13:05,123 ERROR pid=18457 rank=2 train: batch failed");
+    assert_int_equal(m.rank, 2);
+    assert_true(m.level_error);
+    m = parse("2026-12-02 10:13:05,052 INFO pid=18457 rank=2 train: training on 8 batches");
+    assert_int_equal(m.rank, 2);
+    assert_false(m.level_error);
+    assert_int_equal(parse("[2026-12-02 10:13:05,052][CRITICAL][RANK=5] out of retries").rank, 5);
+    assert_true(parse("[2026-12-02 10:13:05,052][CRITICAL][RANK=5] out of retries").level_error);
+    assert_int_equal(parse("2026-12-02 10:13:05,052 - RANK=1 - WARNING - slow step").rank, 1);
+    /* the field belongs to a record's header only: next to a level name, before the message */
+    assert_int_equal(parse("2026-12-02 10:13:05,052 train: waiting for rank=3 to join").rank, -1);
+    assert_int_equal(parse("2026-12-02 10:13:05,052 pid=18457 rank=2 train: no level").rank, -1);
+    assert_int_equal(parse("  group_rank=0").rank, -1);
+    /* glog's letter is the level */
+    assert_true(parse("E1202 10:13:05.123456 4104 train.cc:12] [rank 2] bad batch").level_error);
+    assert_false(parse("W1202 10:13:05.123456 4104 train.cc:12] [rank 2] slow").level_error);
+    /* the first marker wins; a later one is found from where the first ends */
+    const char *two = "INFO rank=1 train: [rank 2] step 2";
+    size_t end = 0;
+    assert_int_equal(prefix_message_rank(two, strlen(two), 0, &end), 1);
+    assert_int_equal(end, strlen("INFO rank=1"));
+    assert_int_equal(prefix_message_rank(two, strlen(two), end, &end), 2);
+    assert_int_equal(prefix_message_rank(two, strlen(two), end, &end), -1);
+}
+
 static void times(void **state)
 {
     (void)state;
@@ -182,7 +212,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_sample_parses),
         cmocka_unit_test(starts_turns_down_only_what_cannot_parse), cmocka_unit_test(torchrun_with_c10_time),
-        cmocka_unit_test(launchers), cmocka_unit_test(times), cmocka_unit_test(paths),
+        cmocka_unit_test(launchers), cmocka_unit_test(logging_record_header), cmocka_unit_test(times), cmocka_unit_test(paths),
         cmocka_unit_test(local_ranks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
