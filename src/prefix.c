@@ -390,11 +390,15 @@ static bool looks_like_host(const char *s, size_t n)
     return true;
 }
 
-/* node-1: — pdsh, and DeepSpeed's multi-node runner */
+/* node-1: — pdsh, and DeepSpeed's multi-node runner. It writes the outermost prefix, at the line's
+ * start: after a time, "name: " is a logging record's logger ("[2023-10-13 17:40:02,544]
+ * torch.distributed.elastic.multiprocessing.api: [ERROR] failed ..."), not a host. */
 static bool parse_pdsh(const char *s, size_t len, size_t *pos, struct line_meta *m, int year)
 {
     (void)year;
     size_t p = *pos, h = p;
+    if (p > 0)
+        return false;
     while (h < len && h - p < HOST_MAX - 1 && s[h] != ':' && s[h] != ' ')
         h++;
     if (h == p || h + 1 >= len || s[h] != ':' || s[h + 1] != ' ' || !looks_like_host(s + p, h - p))

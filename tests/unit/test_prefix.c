@@ -85,6 +85,9 @@ static void launchers(void **state)
     assert_string_equal(parse("socket.gaierror: [Errno -2] Name or service not known").host, "");
     assert_string_equal(parse("zlib.error: Error -3 while decompressing data").host, "");
     assert_string_equal(parse("gpu-node.cluster.local: [rank3]: boom").host, "gpu-node.cluster.local");
+    /* after a time, "name: " is a logger's name (torch's elastic log format), not pdsh's host */
+    assert_string_equal(parse("[2023-10-13 17:40:02,544] torch.distributed.elastic.multiprocessing.api: "
+                              "[ERROR] failed (exitcode: -9) local_rank: 0 (pid: 62498)").host, "");
     assert_int_equal(parse("(VllmWorker rank=1 pid=254) ERROR boom").rank, 1);
     /* a script's own print(f"[rank {rank}] ...") */
     assert_int_equal(parse("[rank 3] step 5 local loss nan").rank, 3);
