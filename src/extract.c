@@ -210,10 +210,10 @@ static char *clip(const char *s, size_t n)
 static pcre2_code *code_of(struct extractor *x, const struct fl_kb *kb, int pattern)
 {
     const struct pattern *p = &kb->patterns[pattern];
-    if (p->pcre_expr == NULL)
+    if (p->pcre_expr == 0)
         return NULL;
     /* PCRE2_USE_OFFSET_LIMIT: extract_captures bounds where its second run may start */
-    return pcre_lazy_use(&x->pcre[pattern], &x->pcre_uses[pattern], p->pcre_expr,
+    return pcre_lazy_use(&x->pcre[pattern], &x->pcre_uses[pattern], kb_text(kb, p->pcre_expr),
                          (p->nocase ? PCRE2_CASELESS : 0) | PCRE2_USE_OFFSET_LIMIT);
 }
 
@@ -360,7 +360,7 @@ static int reach_of(struct extractor *x, const struct fl_kb *kb, int pattern)
 {
     if (x->reach[pattern] == -1) {
         pcre2_code *re = code_of(x, kb, pattern);
-        const char *e = kb->patterns[pattern].pcre_expr;
+        const char *e = kb_text(kb, kb->patterns[pattern].pcre_expr);
         uint32_t lb = 0;
         x->reach[pattern] = re == NULL || strstr(e, "(?<=") || strstr(e, "(?<!") ||
                                     pcre2_pattern_info(re, PCRE2_INFO_MAXLOOKBEHIND, &lb) != 0 ||
@@ -388,7 +388,7 @@ static bool missed_before(const struct extractor *x, const struct fl_kb *kb, int
     const struct pattern *p = &kb->patterns[pattern];
     for (size_t i = 0; i < x->nmisses; i++) {
         const struct pattern *q = &kb->patterns[x->misses[i]];
-        if (q->nocase == p->nocase && strcmp(q->pcre_expr, p->pcre_expr) == 0)
+        if (q->nocase == p->nocase && q->pcre_expr == p->pcre_expr) /* equal texts, one offset */
             return true;
     }
     return false;

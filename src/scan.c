@@ -149,7 +149,7 @@ enum fl_status fl_scanner_new(const struct fl_kb *kb, const struct fl_scan_optio
     gmtime_r(&now, &tm);
     s->year = tm.tm_year + 1900;
     enum fl_status st = FL_ERR_INTERNAL;
-    if (hs_alloc_scratch(kb->db, &s->scratch) != HS_SUCCESS)
+    if ((s->scratch = kb_take_scratch(kb)) == NULL)
         goto fail;
     if ((st = extractor_init(&s->x, kb)) != FL_OK || (st = correlator_init(&s->corr, kb)) != FL_OK)
         goto fail;
@@ -854,7 +854,7 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         /* where the window's match puts the literal, on the line as read (SIZE_MAX: cleaned) */
         size_t lit_at = lv.text == whole && tos[i] >= ls + pat->window_end
                         ? (size_t)(tos[i] - ls - pat->window_end) : SIZE_MAX;
-        if (pat->literal && !holds(lv.text, lv.len, pat->literal, pat->nocase, lit_at))
+        if (pat->literal && !holds(lv.text, lv.len, kb_text(s->kb, pat->literal), pat->nocase, lit_at))
             continue; /* Vectorscan found a window of the literal (or of a regex's atom), not
                          all of it; the regex may still match by another branch's atom */
         tried = pat;
@@ -1081,6 +1081,11 @@ enum fl_status scanner_merge(struct fl_scanner *dst, struct fl_scanner *src, boo
 uint64_t scanner_segment_bytes(const struct fl_scanner *s)
 {
     return s->opts.segment_bytes ? s->opts.segment_bytes : SEGMENT_BYTES_DEFAULT;
+}
+
+uint64_t scanner_thread_bytes(const struct fl_scanner *s)
+{
+    return s->opts.thread_bytes;
 }
 
 uint64_t scanner_lines(const struct fl_scanner *s)
