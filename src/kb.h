@@ -127,6 +127,7 @@ struct pattern {
     bool confirm;         /* Vectorscan finds only an atom or a prefilter: PCRE2 decides */
     uint32_t literal;     /* a literal signal of which Vectorscan finds a window: the line must
                              hold all of it; 0 when hs_expr is the whole literal */
+    unsigned literal_len; /* its length, which every matched line's test of it needs */
     unsigned window_end;  /* with literal: where the window ends in it, so that the literal is
                              looked for first where the window's match puts it */
 };

@@ -202,6 +202,7 @@ static enum fl_status build_signals(struct fl_kb *kb, const struct atom_model *m
                                    true, &p.hs_expr)) != FL_OK ||
                     (st = add_text(kb, whole ? NULL : sig->text, false, &p.literal)) != FL_OK)
                     return st;
+                p.literal_len = whole ? 0 : (unsigned)strlen(sig->text);
                 p.window_end = (unsigned)end;
                 if ((st = add_pattern(kb, p)) != FL_OK)
                     return st;
@@ -239,6 +240,7 @@ static enum fl_status build_signals(struct fl_kb *kb, const struct atom_model *m
                     q.window_end = (unsigned)end;
                     if ((st = add_text(kb, atoms[a], false, &q.literal)) != FL_OK)
                         return st;
+                    q.literal_len = (unsigned)strlen(atoms[a]);
                 }
                 if ((st = add_pattern(kb, q)) != FL_OK)
                     return st;

@@ -430,12 +430,11 @@ static void sort_ids(unsigned *ids, uint64_t *tos, size_t n)
     }
 }
 
-/* Whether line[0..n) holds needle (ASCII case folded when nocase). at, when below n, is where
- * needle is likely to start (where Vectorscan's match of a window of it puts it): looked at
- * first, which spares the search of the whole line on a log where most lines are errors. */
-static bool holds(const char *line, size_t n, const char *needle, bool nocase, size_t at)
+/* Whether line[0..n) holds needle[0..k) (ASCII case folded when nocase). at, when below n, is
+ * where needle is likely to start (where Vectorscan's match of a window of it puts it): looked
+ * at first, which spares the search of the whole line on a log where most lines are errors. */
+static bool holds(const char *line, size_t n, const char *needle, size_t k, bool nocase, size_t at)
 {
-    size_t k = strlen(needle);
     if (at < n && k <= n - at &&
         (nocase ? strncasecmp(line + at, needle, k) : memcmp(line + at, needle, k)) == 0)
         return true;
@@ -854,7 +853,8 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         /* where the window's match puts the literal, on the line as read (SIZE_MAX: cleaned) */
         size_t lit_at = lv.text == whole && tos[i] >= ls + pat->window_end
                         ? (size_t)(tos[i] - ls - pat->window_end) : SIZE_MAX;
-        if (pat->literal && !holds(lv.text, lv.len, kb_text(s->kb, pat->literal), pat->nocase, lit_at))
+        if (pat->literal && !holds(lv.text, lv.len, kb_text(s->kb, pat->literal), pat->literal_len,
+                                   pat->nocase, lit_at))
             continue; /* Vectorscan found a window of the literal (or of a regex's atom), not
                          all of it; the regex may still match by another branch's atom */
         tried = pat;

@@ -110,9 +110,10 @@ static void write_patterns(FILE *out, const struct fl_kb *kb)
         fprintf(out,
                 "    {.entry = %d, .signal = %d, .builtin = (enum builtin)%d, .hs_expr = %uU, "
                 ".hs_flags = %uU, .pcre_expr = %uU, .nocase = %d, .names_location = %d, "
-                ".confirm = %d, .literal = %uU, .window_end = %uU},\n",
+                ".confirm = %d, .literal = %uU, .literal_len = %uU, .window_end = %uU},\n",
                 p->entry, p->signal, (int)p->builtin, p->hs_expr, p->hs_flags, p->pcre_expr,
-                p->nocase, p->names_location, p->confirm, p->literal, p->window_end);
+                p->nocase, p->names_location, p->confirm, p->literal, p->literal_len,
+                p->window_end);
     }
     fputs("};\n", out);
 }

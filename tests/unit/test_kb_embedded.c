@@ -82,6 +82,8 @@ static void same_pattern(const struct fl_kb *ka, const struct pattern *a, const 
     assert_int_equal(a->names_location, b->names_location);
     assert_int_equal(a->confirm, b->confirm);
     same_str("literal", kb_text(ka, a->literal), kb_text(kb, b->literal));
+    assert_int_equal(a->literal_len, b->literal_len);
+    assert_int_equal(a->literal ? strlen(kb_text(ka, a->literal)) : 0, a->literal_len);
     assert_int_equal(a->window_end, b->window_end);
 }
 
