@@ -1367,7 +1367,7 @@ static char *frame_text(const char *s, size_t n)
     struct buf b;
     buf_init(&b, TEXT_MAX);
     buf_append(&b, s + 6, (size_t)(q - s - 6));
-    const char *ln = memmem(q, n - (size_t)(q - s), ", line ", 7);
+    const char *ln = buf_find(q, n - (size_t)(q - s), ", line ", 7);
     if (ln) {
         buf_putc(&b, ':');
         const char *d = ln + 7;

@@ -438,25 +438,9 @@ static bool holds(const char *line, size_t n, const char *needle, size_t k, bool
     if (at < n && k <= n - at &&
         (nocase ? strncasecmp(line + at, needle, k) : memcmp(line + at, needle, k)) == 0)
         return true;
-    if (!nocase) {
-        /* by one of its bytes that is not a space, with memchr: glibc's memmem (two-way) cost
-         * more than the rest of the test on the lines of a log of errors, where most windows
-         * found are not their literal */
-        if (k == 0)
-            return true;
-        size_t j = 0;
-        while (j + 1 < k && needle[j] == ' ')
-            j++;
-        for (const char *p = line + j, *end = line + n; k <= n && p + (k - j) <= end;) {
-            p = memchr(p, needle[j], (size_t)(end - p) - (k - j) + 1);
-            if (p == NULL)
-                return false;
-            if (memcmp(p - j, needle, k) == 0)
-                return true;
-            p++;
-        }
-        return false;
-    }
+    if (!nocase) /* glibc's memmem (two-way) cost more than the rest of the test on the lines
+                    of a log of errors, where most windows found are not their literal */
+        return buf_find(line, n, needle, k) != NULL;
     /* strncasecmp's own first test, inline: a call at every byte of every line was a tenth of
      * the time on a log where most lines are errors */
     int first = tolower((unsigned char)needle[0]);
