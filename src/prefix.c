@@ -426,7 +426,12 @@ static bool starts_glog(unsigned char c)
 
 static bool starts_syslog(unsigned char c)
 {
-    return c != '\0' && strchr("JFMASOND", c) != NULL; /* the months' initials */
+    /* the months' initials, inline: a strchr call for every prefix tried was 1.5% of a log of
+     * many small files */
+    switch (c) {
+    case 'J': case 'F': case 'M': case 'A': case 'S': case 'O': case 'N': case 'D': return true;
+    default: return false;
+    }
 }
 
 static bool starts_slurm(unsigned char c)
