@@ -426,7 +426,12 @@ static bool starts_glog(unsigned char c)
 
 static bool starts_syslog(unsigned char c)
 {
-    return c != '\0' && strchr("JFMASOND", c) != NULL; /* the months' initials */
+    /* the months' initials, inline: a strchr call for every prefix tried was 1.5% of a log of
+     * many small files */
+    switch (c) {
+    case 'J': case 'F': case 'M': case 'A': case 'S': case 'O': case 'N': case 'D': return true;
+    default: return false;
+    }
 }
 
 static bool starts_slurm(unsigned char c)
@@ -476,7 +481,10 @@ static void rank_in_message(const char *s, size_t len, struct line_meta *m)
 {
     long lead;
     size_t nd;
-    if (len > 7 && strncasecmp(s, "rank ", 5) == 0 && (nd = number(s, len, 5, 7, &lead)) &&
+    /* strncasecmp only after its first letter matched, inline: a call for every matched line
+     * (and every '[' in it) was 4% of a log of stack dumps */
+    if (len > 7 && (s[0] | 0x20) == 'r' && strncasecmp(s, "rank ", 5) == 0 &&
+        (nd = number(s, len, 5, 7, &lead)) &&
         5 + nd + 1 < len && s[5 + nd] == ':' && s[5 + nd + 1] == ' ') {
         m->rank = lead;
         m->rank_local = false;
@@ -489,7 +497,8 @@ static void rank_in_message(const char *s, size_t len, struct line_meta *m)
         size_t i = (size_t)(p - s);
         long r;
         size_t n;
-        if (i + 7 < scan && strncasecmp(p + 1, "rank ", 5) == 0 && (n = number(s, len, i + 6, 7, &r)) &&
+        if (i + 7 < scan && (p[1] | 0x20) == 'r' && strncasecmp(p + 1, "rank ", 5) == 0 &&
+            (n = number(s, len, i + 6, 7, &r)) &&
             i + 6 + n < len && s[i + 6 + n] == ']') {
             rank_at = p;
             rank = r;
