@@ -89,7 +89,7 @@ static void print_hits(const struct fl_kb *kb, const struct counts *c, size_t n)
         const struct pattern *p = &kb->patterns[best];
         const char *signal = p->entry < 0 ? "" : kb->entries[p->entry].signals[p->signal].name;
         printf("%12llu  %s %s  ", c->per_pattern[best], pattern_name(kb, p), signal);
-        print_expr(p->hs_expr);
+        print_expr(kb_text(kb, p->hs_expr));
         c->per_pattern[best] = 0;
     }
 }

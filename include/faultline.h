@@ -121,6 +121,9 @@ struct fl_scan_options {
     unsigned max_evidence;   /* evidence lines kept per diagnosis; 0 = default (8) */
     uint64_t segment_bytes;  /* fl_scan_paths cuts plain files of at least twice this size into
                                 segments that threads share; 0 = default (8 MiB) */
+    uint64_t thread_bytes;   /* fl_scan_paths starts a thread beyond the first only for at least
+                                this many bytes of input per thread (a thread and its scanner
+                                cost about a millisecond to start); 0 = no minimum */
 };
 
 enum fl_status fl_scanner_new(const struct fl_kb *kb, const struct fl_scan_options *opts,

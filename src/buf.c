@@ -133,3 +133,20 @@ char *xstrndup(const char *s, size_t n)
     }
     return p;
 }
+
+const char *buf_find(const char *hay, size_t n, const char *needle, size_t k)
+{
+    if (k == 0)
+        return hay;
+    size_t j = 0;
+    while (j + 1 < k && needle[j] == ' ')
+        j++;
+    for (const char *p = hay + j, *end = hay + n; k <= n && p + (k - j) <= end; p++) {
+        p = memchr(p, needle[j], (size_t)(end - p) - (k - j) + 1);
+        if (p == NULL)
+            return NULL;
+        if (memcmp(p - j, needle, k) == 0)
+            return p - j;
+    }
+    return NULL;
+}

@@ -219,10 +219,10 @@ static char *clip(const char *s, size_t n)
 static pcre2_code *code_of(struct extractor *x, const struct fl_kb *kb, int pattern)
 {
     const struct pattern *p = &kb->patterns[pattern];
-    if (p->pcre_expr == NULL)
+    if (p->pcre_expr == 0)
         return NULL;
     /* PCRE2_USE_OFFSET_LIMIT: extract_captures bounds where its second run may start */
-    return pcre_lazy_use(&x->pcre[pattern], &x->pcre_uses[pattern], p->pcre_expr,
+    return pcre_lazy_use(&x->pcre[pattern], &x->pcre_uses[pattern], kb_text(kb, p->pcre_expr),
                          (p->nocase ? PCRE2_CASELESS : 0) | PCRE2_USE_OFFSET_LIMIT);
 }
 
@@ -369,7 +369,7 @@ static int reach_of(struct extractor *x, const struct fl_kb *kb, int pattern)
 {
     if (x->reach[pattern] == -1) {
         pcre2_code *re = code_of(x, kb, pattern);
-        const char *e = kb->patterns[pattern].pcre_expr;
+        const char *e = kb_text(kb, kb->patterns[pattern].pcre_expr);
         uint32_t lb = 0;
         x->reach[pattern] = re == NULL || strstr(e, "(?<=") || strstr(e, "(?<!") ||
                                     pcre2_pattern_info(re, PCRE2_INFO_MAXLOOKBEHIND, &lb) != 0 ||
@@ -397,7 +397,7 @@ static bool missed_before(const struct extractor *x, const struct fl_kb *kb, int
     const struct pattern *p = &kb->patterns[pattern];
     for (size_t i = 0; i < x->nmisses; i++) {
         const struct pattern *q = &kb->patterns[x->misses[i]];
-        if (q->nocase == p->nocase && strcmp(q->pcre_expr, p->pcre_expr) == 0)
+        if (q->nocase == p->nocase && q->pcre_expr == p->pcre_expr) /* equal texts, one offset */
             return true;
     }
     return false;
@@ -460,22 +460,33 @@ bool extract_captures(struct extractor *x, const struct fl_kb *kb, int pattern,
  * which says nothing about how the run was configured. */
 static bool advised(const char *line, size_t at)
 {
-    static const char *const words[] = {"try ", "consider ", "please set", "you can set",
-                                        "you may set", "you should set", "recommend", "suggest",
-                                        "to enable", "to disable", NULL};
+#define WORD(w) {w, sizeof w - 1}
+    static const struct {
+        const char *text;
+        size_t len;
+    } words[] = {WORD("try "),        WORD("consider "),      WORD("please set"), WORD("you can set"),
+                 WORD("you may set"), WORD("you should set"), WORD("recommend"),  WORD("suggest"),
+                 WORD("to enable"),   WORD("to disable")};
+#undef WORD
     /* the advice is in the same sentence: a bounded look-back keeps long lines linear. The
-     * window is lowered once (ASCII, as strncasecmp in the C locale) and each word found with
-     * memmem: a word per position with strncasecmp cost 800 calls per setting, and NCCL_DEBUG=INFO
-     * logs print settings by the thousand */
+     * window is lowered once (ASCII, as strncasecmp in the C locale), and a word compared only
+     * where memchr finds its first letter: a word per position with strncasecmp cost 800 calls
+     * per setting, then a memmem per word was most of the rest (NCCL_DEBUG=INFO logs print
+     * settings by the thousand) */
     char low[80];
     size_t from = at > sizeof low ? at - sizeof low : 0, n = at - from;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)line[from + i];
         low[i] = (char)(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
     }
-    for (int i = 0; words[i]; i++)
-        if (memmem(low, n, words[i], strlen(words[i])) != NULL)
-            return true;
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
+        size_t k = words[w].len;
+        for (const char *p = n >= k ? memchr(low, words[w].text[0], n - k + 1) : NULL; p;
+             p = memchr(p + 1, words[w].text[0], (size_t)(low + n - k - p))) {
+            if (memcmp(p, words[w].text, k) == 0)
+                return true;
+        }
+    }
     return false;
 }
 
@@ -1447,7 +1458,7 @@ static char *frame_text(const char *s, size_t n)
     struct buf b;
     buf_init(&b, TEXT_MAX);
     buf_append(&b, s + 6, (size_t)(q - s - 6));
-    const char *ln = memmem(q, n - (size_t)(q - s), ", line ", 7);
+    const char *ln = buf_find(q, n - (size_t)(q - s), ", line ", 7);
     if (ln) {
         buf_putc(&b, ':');
         const char *d = ln + 7;

@@ -38,9 +38,19 @@ void fl_kb_free(struct fl_kb *kb)
     }
     free(kb->common_lines);
     pcre2_match_context_free(kb->mctx);
+    hs_free_scratch(atomic_load(&kb->spare_scratch));
     if (!kb->db_borrowed)
         hs_free_database(kb->db);
     free(kb);
+}
+
+hs_scratch_t *kb_take_scratch(const struct fl_kb *kb)
+{
+    /* kb is the caller's read-only view: the spare is the KB's one mutable member (kb.h) */
+    hs_scratch_t *s = atomic_exchange(&((struct fl_kb *)(uintptr_t)kb)->spare_scratch, NULL);
+    if (s == NULL && hs_alloc_scratch(kb->db, &s) != HS_SUCCESS)
+        return NULL;
+    return s;
 }
 
 enum fl_status kb_read_file(const char *path, char **text, size_t *len, struct fl_error *err)
@@ -182,8 +192,11 @@ enum fl_status fl_kb_compile(struct fl_kb *kb, struct fl_error *err)
          * and the signals' pattern indexes, hold */
         kb->patterns = (struct pattern *)kb->prebuilt->patterns;
         kb->npatterns = kb->prebuilt->npatterns;
-        kb->db = db_image_use(kb->prebuilt->db_image, kb->prebuilt->db_image_len, NULL);
+        kb->text = kb->prebuilt->text;
+        hs_scratch_t *scratch = NULL;
+        kb->db = db_image_use(kb->prebuilt->db_image, kb->prebuilt->db_image_len, &scratch);
         if (kb->db != NULL) {
+            atomic_store(&kb->spare_scratch, scratch);
             kb->db_borrowed = true;
             kb->compiled = true;
             return FL_OK;

@@ -16,6 +16,7 @@
 #include "buf.h"
 
 #include <hs/hs.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -110,27 +111,33 @@ enum builtin {
     BUILTIN_COUNT
 };
 
+/* A pattern's texts are offsets into its KB's pattern text (kb_text), not pointers: the build's
+ * table (kb_embedded.c) is then read-only data that the dynamic loader of a position-independent
+ * program need not relocate, which would write, and so copy, every page of it at every start.
+ * Offset 0 is no text; equal texts have one offset. */
 struct pattern {
     int entry;            /* -1 for built-ins */
     int signal;
     enum builtin builtin;
-    char *hs_expr;        /* what Vectorscan compiles */
+    uint32_t hs_expr;     /* what Vectorscan compiles */
     unsigned hs_flags;
-    char *pcre_expr;      /* what PCRE2 runs on the line for captures; NULL: no captures */
+    uint32_t pcre_expr;   /* what PCRE2 runs on the line for captures; 0: no captures */
     bool nocase;
     bool names_location;  /* a capture names the line's rank or host: run PCRE2 on every match */
     bool confirm;         /* Vectorscan finds only an atom or a prefilter: PCRE2 decides */
-    char *literal;        /* a literal signal of which Vectorscan finds a window: the line must
-                             hold all of it; NULL when hs_expr is the whole literal */
+    uint32_t literal;     /* a literal signal of which Vectorscan finds a window: the line must
+                             hold all of it; 0 when hs_expr is the whole literal */
+    unsigned literal_len; /* its length, which every matched line's test of it needs */
     unsigned window_end;  /* with literal: where the window ends in it, so that the literal is
                              looked for first where the window's match puts it */
 };
 
-/* What the build made of the shipped entries (kb_embedded.c): their pattern table and its
- * Vectorscan database, as the image that is used where it lies (db_image.h). */
+/* What the build made of the shipped entries (kb_embedded.c): their pattern table, its texts,
+ * and its Vectorscan database, as the image that is used where it lies (db_image.h). */
 struct kb_prebuilt {
     const struct pattern *patterns;
     size_t npatterns;
+    const char *text;
     const unsigned char *db_image;
     size_t db_image_len;
 };
@@ -140,8 +147,14 @@ struct fl_kb {
     size_t nentries, entries_cap;
     struct pattern *patterns;
     size_t npatterns, patterns_cap;
+    const char *text;        /* the patterns' texts: the build's, or pattern_text's */
+    struct buf pattern_text; /* the texts of patterns built here (kb_compile.c) */
     hs_database_t *db;
     bool db_borrowed; /* db is the build's read-only image (db_image.h), not freed */
+    /* The scratch hs_alloc_scratch made while checking the image: the first scanner takes it
+     * (kb_take_scratch) rather than allocate and check again. The one member that changes
+     * after fl_kb_compile, by an atomic exchange, since scanners may be made on any thread. */
+    _Atomic(hs_scratch_t *) spare_scratch;
     bool compiled;
     /* Set by fl_kb_add_embedded while the KB holds exactly the shipped entries, cleared by
      * fl_kb_add_dir: fl_kb_compile then takes this pattern table (borrowed, never freed) and
@@ -216,6 +229,15 @@ bool kb_common_text(const struct fl_kb *kb, const char *text, bool nocase);
 enum fl_status kb_build_patterns(struct fl_kb *kb, struct fl_error *err);
 void kb_free_patterns(struct fl_kb *kb);
 enum fl_status kb_compile_pattern_db(struct fl_kb *kb, struct fl_error *err);
+
+/* A pattern's text at offset off of kb's pattern text, or NULL for offset 0. */
+static inline const char *kb_text(const struct fl_kb *kb, uint32_t off)
+{
+    return off ? kb->text + off : NULL;
+}
+
+/* kb.c: a scratch for kb->db, allocated or the spare one; the caller frees it. NULL: no memory. */
+hs_scratch_t *kb_take_scratch(const struct fl_kb *kb);
 
 /* kb_embedded.c (generated at build time): the entries already parsed, with `embedded` set;
  * their signals are copied before use (compiling a KB writes their pattern indexes). */

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #define KB_MAX_PATTERNS 65536
+#define KB_MAX_PATTERN_TEXT ((size_t)256 << 20)
 
 static char *hex_literal(const char *s, size_t n)
 {
@@ -46,6 +47,40 @@ static char *window_literal(const struct atom_model *m, const char *text, size_t
     size_t off, n = kb_atom_window(m, text, &off);
     *end = off + n;
     return hex_literal(text + off, n);
+}
+
+/* The offset of text, added to kb's pattern text; 0 when text is NULL. Takes text when owned
+ * (freed; NULL from a failed allocation is FL_ERR_NOMEM). */
+static enum fl_status add_text(struct fl_kb *kb, const char *text, bool owned, uint32_t *off)
+{
+    enum fl_status st = FL_OK;
+    *off = 0;
+    if (text == NULL)
+        return owned ? FL_ERR_NOMEM : FL_OK;
+    if (kb->pattern_text.len == 0)
+        st = buf_putc(&kb->pattern_text, '\0'); /* offset 0: no text */
+    size_t at = kb->pattern_text.len;
+    if (st == FL_OK && at > UINT32_MAX - strlen(text) - 1)
+        st = FL_ERR_LIMIT;
+    if (st == FL_OK)
+        st = buf_append(&kb->pattern_text, text, strlen(text) + 1);
+    kb->text = kb->pattern_text.data;
+    *off = (uint32_t)at;
+    if (owned)
+        free((char *)(uintptr_t)text);
+    return st;
+}
+
+/* The offset of a PCRE2 expression: the one of an earlier pattern with the same text, if any,
+ * so that equal expressions have one offset (extract.c's missed_before compares offsets). */
+static enum fl_status add_expr(struct fl_kb *kb, const char *text, uint32_t *off)
+{
+    for (size_t i = 0; text && i < kb->npatterns; i++)
+        if (kb->patterns[i].pcre_expr && strcmp(kb_text(kb, kb->patterns[i].pcre_expr), text) == 0) {
+            *off = kb->patterns[i].pcre_expr;
+            return FL_OK;
+        }
+    return add_text(kb, text, false, off);
 }
 
 static enum fl_status add_pattern(struct fl_kb *kb, struct pattern p)
@@ -131,11 +166,8 @@ static enum fl_status check_regex(const struct entry *e, const struct signal *si
 
 void kb_free_patterns(struct fl_kb *kb)
 {
-    for (size_t i = 0; i < kb->npatterns; i++) {
-        free(kb->patterns[i].hs_expr);
-        free(kb->patterns[i].pcre_expr);
-        free(kb->patterns[i].literal);
-    }
+    buf_free(&kb->pattern_text);
+    kb->text = NULL;
     kb->npatterns = 0;
 }
 
@@ -165,12 +197,13 @@ static enum fl_status build_signals(struct fl_kb *kb, const struct atom_model *m
             if (sig->kind == SIGNAL_LITERAL) {
                 bool whole = strlen(sig->text) <= ATOM_WINDOW || strchr(sig->text, '\n');
                 size_t end = 0;
-                p.hs_expr = whole ? hex_literal(sig->text, strlen(sig->text))
-                                  : window_literal(m, sig->text, &end);
+                if ((st = add_text(kb, whole ? hex_literal(sig->text, strlen(sig->text))
+                                             : window_literal(m, sig->text, &end),
+                                   true, &p.hs_expr)) != FL_OK ||
+                    (st = add_text(kb, whole ? NULL : sig->text, false, &p.literal)) != FL_OK)
+                    return st;
+                p.literal_len = whole ? 0 : (unsigned)strlen(sig->text);
                 p.window_end = (unsigned)end;
-                p.literal = whole ? NULL : xstrdup(sig->text);
-                if (p.hs_expr == NULL || (!whole && p.literal == NULL))
-                    return FL_ERR_NOMEM;
                 if ((st = add_pattern(kb, p)) != FL_OK)
                     return st;
                 continue;
@@ -182,13 +215,11 @@ static enum fl_status build_signals(struct fl_kb *kb, const struct atom_model *m
                 /* the entry names what to look for: its regex's own literals are too common */
                 if ((st = check_prefilter(e, sig, err)) != FL_OK)
                     return st;
-                p.hs_expr = xstrdup(sig->prefilter);
                 p.hs_flags |= HS_FLAG_MULTILINE;
                 p.confirm = true;
-                p.pcre_expr = xstrdup(sig->text);
-                if (p.hs_expr == NULL || p.pcre_expr == NULL)
-                    return FL_ERR_NOMEM;
-                if ((st = add_pattern(kb, p)) != FL_OK)
+                if ((st = add_text(kb, sig->prefilter, false, &p.hs_expr)) != FL_OK ||
+                    (st = add_expr(kb, sig->text, &p.pcre_expr)) != FL_OK ||
+                    (st = add_pattern(kb, p)) != FL_OK)
                     return st;
                 continue;
             }
@@ -199,30 +230,29 @@ static enum fl_status build_signals(struct fl_kb *kb, const struct atom_model *m
                 struct pattern q = p;
                 q.confirm = true;
                 size_t end;
-                q.hs_expr = window_literal(m, atoms[a], &end);
-                q.pcre_expr = xstrdup(sig->text);
-                if (q.hs_expr == NULL || q.pcre_expr == NULL)
-                    return FL_ERR_NOMEM;
+                if ((st = add_text(kb, window_literal(m, atoms[a], &end), true, &q.hs_expr)) !=
+                        FL_OK ||
+                    (st = add_expr(kb, sig->text, &q.pcre_expr)) != FL_OK)
+                    return st;
                 /* the atom is text its branch must hold as written: a line that holds only its
                  * window goes to PCRE2 through the atom of another branch, if any */
                 if (!flags && strlen(atoms[a]) > ATOM_WINDOW) {
                     q.window_end = (unsigned)end;
-                    if ((q.literal = xstrdup(atoms[a])) == NULL)
-                        return FL_ERR_NOMEM;
+                    if ((st = add_text(kb, atoms[a], false, &q.literal)) != FL_OK)
+                        return st;
+                    q.literal_len = (unsigned)strlen(atoms[a]);
                 }
                 if ((st = add_pattern(kb, q)) != FL_OK)
                     return st;
             }
             if (natoms)
                 continue;
-            p.hs_expr = xstrdup(sig->text);
             p.hs_flags |= HS_FLAG_MULTILINE | (approx ? HS_FLAG_PREFILTER : 0);
             p.confirm = approx;
-            if (captures || approx)
-                p.pcre_expr = xstrdup(sig->text);
-            if (p.hs_expr == NULL)
-                return FL_ERR_NOMEM;
-            if ((st = add_pattern(kb, p)) != FL_OK)
+            if ((st = add_text(kb, sig->text, false, &p.hs_expr)) != FL_OK ||
+                (st = add_expr(kb, captures || approx ? sig->text : NULL, &p.pcre_expr)) !=
+                    FL_OK ||
+                (st = add_pattern(kb, p)) != FL_OK)
                 return st;
         }
     }
@@ -252,6 +282,7 @@ enum fl_status kb_build_patterns(struct fl_kb *kb, struct fl_error *err)
     enum fl_status st = own_signals(kb);
     if (st != FL_OK)
         return st;
+    buf_init(&kb->pattern_text, KB_MAX_PATTERN_TEXT);
     struct atom_model *m;
     st = kb_atom_model_new(kb, &m);
     if (st != FL_OK)
@@ -264,16 +295,16 @@ enum fl_status kb_build_patterns(struct fl_kb *kb, struct fl_error *err)
     const struct builtin_pattern *b = extract_builtin_patterns(&nb);
     for (size_t i = 0; i < nb; i++) {
         struct pattern p = {.entry = -1, .signal = -1, .builtin = b[i].kind,
-                            .hs_expr = xstrdup(b[i].hs_expr), .hs_flags = b[i].hs_flags,
-                            .pcre_expr = b[i].pcre_expr ? xstrdup(b[i].pcre_expr) : NULL};
-        if (p.hs_expr == NULL || (b[i].pcre_expr && p.pcre_expr == NULL))
-            return FL_ERR_NOMEM;
-        if ((st = add_pattern(kb, p)) != FL_OK)
+                            .hs_flags = b[i].hs_flags};
+        if ((st = add_text(kb, b[i].hs_expr, false, &p.hs_expr)) != FL_OK ||
+            (st = add_expr(kb, b[i].pcre_expr, &p.pcre_expr)) != FL_OK ||
+            (st = add_pattern(kb, p)) != FL_OK)
             return st;
     }
     for (size_t i = 0; i < kb->npatterns; i++)
         if (kb->patterns[i].pcre_expr)
-            kb->patterns[i].names_location = extract_names_location(kb->patterns[i].pcre_expr);
+            kb->patterns[i].names_location =
+                extract_names_location(kb_text(kb, kb->patterns[i].pcre_expr));
     return FL_OK;
 }
 
@@ -288,7 +319,7 @@ enum fl_status kb_compile_pattern_db(struct fl_kb *kb, struct fl_error *err)
         goto out;
     }
     for (size_t i = 0; i < kb->npatterns; i++) {
-        exprs[i] = kb->patterns[i].hs_expr;
+        exprs[i] = kb_text(kb, kb->patterns[i].hs_expr);
         flags[i] = kb->patterns[i].hs_flags;
         ids[i] = (unsigned)i;
     }

@@ -50,6 +50,12 @@ const struct rule mask_rules[] = {
      * manifests print it: the values sit on the lines below (mask.c follows the block) */
     {K_K8S_DATA, true, "^[ \\t]*(?:-[ \\t]+)?(?:data|stringData):[ \\t]*\\r?$", HS_FLAG_MULTILINE, NULL,
      "<secret>", C_NONE, NULL},
+    /* a key block's base64 body on a line of its own, cut from its BEGIN line (a JSON key
+     * file's "\n" turned into line breaks, a paste that lost the header): DER keys begin with a
+     * SEQUENCE whose two-byte length encodes as "MII", and no word of a log is 60 base64
+     * characters long after it */
+    {K_PLACE, true, "MII[A-Za-z0-9+/]{60}", 0, LB "MII[A-Za-z0-9+/]{60,}={0,2}" RB, "<private-key>",
+     C_NONE, NULL},
     /* scheme://user:password@ and scheme://:password@ (redis) */
     {K_URL, true, "://[^\\s:/@\"']*:[^\\s/@\"']+@", 0,
      "([A-Za-z][A-Za-z0-9+.-]*://)([^\\s:/@\"'<>]*):[^\\s/@\"']+@", NULL, C_NONE, NULL},

@@ -432,7 +432,12 @@ static bool starts_glog(unsigned char c)
 
 static bool starts_syslog(unsigned char c)
 {
-    return c != '\0' && strchr("JFMASOND", c) != NULL; /* the months' initials */
+    /* the months' initials, inline: a strchr call for every prefix tried was 1.5% of a log of
+     * many small files */
+    switch (c) {
+    case 'J': case 'F': case 'M': case 'A': case 'S': case 'O': case 'N': case 'D': return true;
+    default: return false;
+    }
 }
 
 static bool starts_slurm(unsigned char c)
@@ -546,8 +551,10 @@ long prefix_message_rank(const char *s, size_t len, size_t from, size_t *end)
 {
     long rank;
     size_t nd;
-    if (from == 0 && len > 7 && strncasecmp(s, "rank ", 5) == 0 && (nd = number(s, len, 5, 7, &rank)) &&
-        5 + nd + 1 < len && s[5 + nd] == ':' && s[5 + nd + 1] == ' ') {
+    /* strncasecmp only after its first letter matched, inline: a call for every matched line
+     * (and every '[' in it) was 4% of a log of stack dumps */
+    if (from == 0 && len > 7 && (s[0] | 0x20) == 'r' && strncasecmp(s, "rank ", 5) == 0 &&
+        (nd = number(s, len, 5, 7, &rank)) && 5 + nd + 1 < len && s[5 + nd] == ':' && s[5 + nd + 1] == ' ') {
         *end = 5 + nd + 1;
         return rank;
     }
@@ -561,8 +568,8 @@ long prefix_message_rank(const char *s, size_t len, size_t from, size_t *end)
         size_t n;
         if (field && i >= h.rank_end)
             break;
-        if (i + 7 < scan && strncasecmp(p + 1, "rank ", 5) == 0 && (n = number(s, len, i + 6, 7, &rank)) &&
-            i + 6 + n < len && s[i + 6 + n] == ']') {
+        if (i + 7 < scan && (p[1] | 0x20) == 'r' && strncasecmp(p + 1, "rank ", 5) == 0 &&
+            (n = number(s, len, i + 6, 7, &rank)) && i + 6 + n < len && s[i + 6 + n] == ']') {
             *end = i + 6 + n + 1;
             return rank;
         }

@@ -150,7 +150,7 @@ enum fl_status fl_scanner_new(const struct fl_kb *kb, const struct fl_scan_optio
     gmtime_r(&now, &tm);
     s->year = tm.tm_year + 1900;
     enum fl_status st = FL_ERR_INTERNAL;
-    if (hs_alloc_scratch(kb->db, &s->scratch) != HS_SUCCESS)
+    if ((s->scratch = kb_take_scratch(kb)) == NULL)
         goto fail;
     if ((st = extractor_init(&s->x, kb)) != FL_OK || (st = correlator_init(&s->corr, kb)) != FL_OK)
         goto fail;
@@ -431,34 +431,17 @@ static void sort_ids(unsigned *ids, uint64_t *tos, size_t n)
     }
 }
 
-/* Whether line[0..n) holds needle (ASCII case folded when nocase). at, when below n, is where
- * needle is likely to start (where Vectorscan's match of a window of it puts it): looked at
- * first, which spares the search of the whole line on a log where most lines are errors. */
-static bool holds(const char *line, size_t n, const char *needle, bool nocase, size_t at)
+/* Whether line[0..n) holds needle[0..k) (ASCII case folded when nocase). at, when below n, is
+ * where needle is likely to start (where Vectorscan's match of a window of it puts it): looked
+ * at first, which spares the search of the whole line on a log where most lines are errors. */
+static bool holds(const char *line, size_t n, const char *needle, size_t k, bool nocase, size_t at)
 {
-    size_t k = strlen(needle);
     if (at < n && k <= n - at &&
         (nocase ? strncasecmp(line + at, needle, k) : memcmp(line + at, needle, k)) == 0)
         return true;
-    if (!nocase) {
-        /* by one of its bytes that is not a space, with memchr: glibc's memmem (two-way) cost
-         * more than the rest of the test on the lines of a log of errors, where most windows
-         * found are not their literal */
-        if (k == 0)
-            return true;
-        size_t j = 0;
-        while (j + 1 < k && needle[j] == ' ')
-            j++;
-        for (const char *p = line + j, *end = line + n; k <= n && p + (k - j) <= end;) {
-            p = memchr(p, needle[j], (size_t)(end - p) - (k - j) + 1);
-            if (p == NULL)
-                return false;
-            if (memcmp(p - j, needle, k) == 0)
-                return true;
-            p++;
-        }
-        return false;
-    }
+    if (!nocase) /* glibc's memmem (two-way) cost more than the rest of the test on the lines
+                    of a log of errors, where most windows found are not their literal */
+        return buf_find(line, n, needle, k) != NULL;
     /* strncasecmp's own first test, inline: a call at every byte of every line was a tenth of
      * the time on a log where most lines are errors */
     int first = tolower((unsigned char)needle[0]);
@@ -859,7 +842,8 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         /* where the window's match puts the literal, on the line as read (SIZE_MAX: cleaned) */
         size_t lit_at = lv.text == whole && tos[i] >= ls + pat->window_end
                         ? (size_t)(tos[i] - ls - pat->window_end) : SIZE_MAX;
-        if (pat->literal && !holds(lv.text, lv.len, pat->literal, pat->nocase, lit_at))
+        if (pat->literal && !holds(lv.text, lv.len, kb_text(s->kb, pat->literal), pat->literal_len,
+                                   pat->nocase, lit_at))
             continue; /* Vectorscan found a window of the literal (or of a regex's atom), not
                          all of it; the regex may still match by another branch's atom */
         tried = pat;
@@ -1087,6 +1071,11 @@ enum fl_status scanner_merge(struct fl_scanner *dst, struct fl_scanner *src, boo
 uint64_t scanner_segment_bytes(const struct fl_scanner *s)
 {
     return s->opts.segment_bytes ? s->opts.segment_bytes : SEGMENT_BYTES_DEFAULT;
+}
+
+uint64_t scanner_thread_bytes(const struct fl_scanner *s)
+{
+    return s->opts.thread_bytes;
 }
 
 uint64_t scanner_lines(const struct fl_scanner *s)

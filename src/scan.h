@@ -12,6 +12,8 @@ uint64_t scanner_lines(const struct fl_scanner *s);
 
 /* The smallest segment fl_scan_paths cuts a file into (the options' segment_bytes). */
 uint64_t scanner_segment_bytes(const struct fl_scanner *s);
+/* The least input per thread fl_scan_paths starts a thread for (the options' thread_bytes). */
+uint64_t scanner_thread_bytes(const struct fl_scanner *s);
 /* A new scanner with s's knowledge base and options. */
 enum fl_status scanner_new_like(const struct fl_scanner *s, struct fl_scanner **out);
 /* Moves everything src read into dst, as if dst had read src's sources after its own. With

@@ -143,7 +143,7 @@ void stacks_on_thread(struct stacks *st, int src, const struct line_meta *m, con
     b->rank = m->rank;
     memcpy(b->host, m->host, HOST_MAX);
     b->lines = 0;
-    b->faulthandler = memmem(msg, len, "(most recent call first)", 24) != NULL;
+    b->faulthandler = buf_find(msg, len, "(most recent call first)", 24) != NULL;
     if (b->faulthandler) {
         /* the current thread wins; otherwise the first thread of the dump */
         bool current = len >= 14 && strncmp(msg, "Current thread", 14) == 0;
@@ -153,7 +153,7 @@ void stacks_on_thread(struct stacks *st, int src, const struct line_meta *m, con
         if (current && s)
             s->complete = false; /* replace a first-thread guess */
     } else {
-        b->keep = memmem(msg, len, "\"MainThread\"", 12) != NULL;
+        b->keep = buf_find(msg, len, "\"MainThread\"", 12) != NULL;
         b->current = false;
     }
 }
@@ -175,8 +175,8 @@ static char *py_spy_frame(const char *s, size_t n)
 static char *faulthandler_frame(const char *s, size_t n)
 {
     const char *q = memchr(s + 6, '"', n - 6);
-    const char *in = memmem(s, n, " in ", 4);
-    const char *ln = memmem(s, n, ", line ", 7);
+    const char *in = buf_find(s, n, " in ", 4);
+    const char *ln = buf_find(s, n, ", line ", 7);
     if (q == NULL || in == NULL || ln == NULL)
         return NULL;
     struct buf b;

@@ -98,21 +98,22 @@ static void write_entry_data(FILE *out, const struct entry *e, size_t i)
     }
 }
 
-/* The pattern table the database was compiled from, in its order (pattern id = index). */
+/* The pattern table the database was compiled from, in its order (pattern id = index), and
+ * the texts its offsets point into. */
 static void write_patterns(FILE *out, const struct fl_kb *kb)
 {
-    fputs("static const struct pattern patterns[] = {\n", out);
+    fputs("static const char pattern_text[] = {", out);
+    write_bytes(out, (const unsigned char *)kb->pattern_text.data, kb->pattern_text.len);
+    fputs("0};\nstatic const struct pattern patterns[] = {\n", out);
     for (size_t i = 0; i < kb->npatterns; i++) {
         const struct pattern *p = &kb->patterns[i];
-        fprintf(out, "    {.entry = %d, .signal = %d, .builtin = (enum builtin)%d, .hs_expr = ",
-                p->entry, p->signal, (int)p->builtin);
-        write_str(out, p->hs_expr);
-        fprintf(out, ", .hs_flags = %uU, .pcre_expr = ", p->hs_flags);
-        write_str(out, p->pcre_expr);
-        fprintf(out, ", .nocase = %d, .names_location = %d, .confirm = %d, .literal = ", p->nocase,
-                p->names_location, p->confirm);
-        write_str(out, p->literal);
-        fprintf(out, ", .window_end = %uU},\n", p->window_end);
+        fprintf(out,
+                "    {.entry = %d, .signal = %d, .builtin = (enum builtin)%d, .hs_expr = %uU, "
+                ".hs_flags = %uU, .pcre_expr = %uU, .nocase = %d, .names_location = %d, "
+                ".confirm = %d, .literal = %uU, .literal_len = %uU, .window_end = %uU},\n",
+                p->entry, p->signal, (int)p->builtin, p->hs_expr, p->hs_flags, p->pcre_expr,
+                p->nocase, p->names_location, p->confirm, p->literal, p->literal_len,
+                p->window_end);
     }
     fputs("};\n", out);
 }
@@ -243,7 +244,8 @@ int main(int argc, char **argv)
         return 1;
     }
     fprintf(out,
-            "const struct kb_prebuilt kb_embedded_prebuilt = {patterns, %zu, db_image, %zu};\n",
+            "const struct kb_prebuilt kb_embedded_prebuilt = {patterns, %zu, pattern_text, "
+            "db_image, %zu};\n",
             kb->npatterns, image_len);
     fprintf(out, "const char kb_embedded_common[] = {");
     const char *common = kb->common_lines ? kb->common_lines : "";

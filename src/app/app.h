@@ -54,7 +54,10 @@ struct fl_report *app_scan(const struct fl_kb *kb, const struct fl_scan_options 
 /* "faultline: PATH: MSG" on stderr, the path and the message masked apart with m (when not
  * NULL), so that a file name is masked as a path and not taken for a host prefix. */
 void app_warn(struct fl_masker *m, const char *path, const char *msg);
-/* Threads to read with when the user does not say: the online CPUs, at most 16. */
+/* Threads to read with when the user does not say: the online CPUs, at most 16; and at most
+ * one per APP_THREAD_BYTES of input (fl_scan_options.thread_bytes): a thread and its scanner
+ * take about a millisecond to start, the time one reads a few hundred KB in. */
 unsigned app_default_threads(void);
+#define APP_THREAD_BYTES ((uint64_t)1 << 20)
 
 #endif

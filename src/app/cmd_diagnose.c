@@ -38,8 +38,8 @@ static void help(FILE *out)
           "  --kb DIR       add the knowledge-base entries under DIR (same id: DIR wins); repeatable\n"
           "  --explain      text format: which signals matched and why the first diagnosis won\n"
           "  --evidence N   evidence lines per diagnosis (default 8)\n"
-          "  --threads N    read files on N threads (default: the CPUs, at most 16); the report\n"
-          "                 is the same for any N\n"
+          "  --threads N    read files on N threads (default: the CPUs, at most 16, and one per\n"
+          "                 MiB of input); the report is the same for any N\n"
           "  --color WHEN   auto (default: on a terminal, unless NO_COLOR is set or TERM=dumb),\n"
           "                 always or never\n"
           "  --mask MODE    all (default): mask secrets and private details (addresses, hosts,\n"
@@ -64,7 +64,7 @@ int cmd_diagnose(int argc, char **argv)
     static const enum fl_format format_of[] = {FL_FORMAT_TEXT, FL_FORMAT_JSON, FL_FORMAT_MARKDOWN,
                                                FL_FORMAT_MARKDOWN};
     struct fl_report_options ro = {.format = FL_FORMAT_TEXT};
-    struct fl_scan_options so = {0};
+    struct fl_scan_options so = {.thread_bytes = APP_THREAD_BYTES};
     const char *kb_dirs[MAX_KB_DIRS];
     unsigned threads = app_default_threads();
     int nkb = 0, color = -1, c, v;
@@ -91,6 +91,7 @@ int cmd_diagnose(int argc, char **argv)
         case 't':
             if (app_uint_option("--threads", optarg, 1, 64, &threads) != 0)
                 return 2;
+            so.thread_bytes = 0; /* as many as asked, however small the input */
             break;
         case 'x':
             ro.explain = 1;

@@ -51,7 +51,8 @@ int cmd_stacks(int argc, char **argv)
         return 2;
     }
     struct fl_kb *kb = app_load_kb(NULL, 0);
-    struct fl_report *r = kb ? app_scan(kb, NULL, paths, npaths, app_default_threads(), m) : NULL;
+    struct fl_scan_options so = {.thread_bytes = APP_THREAD_BYTES};
+    struct fl_report *r = kb ? app_scan(kb, &so, paths, npaths, app_default_threads(), m) : NULL;
     if (r && (m == NULL || fl_report_mask(r, m) == FL_OK) && fl_report_write_stacks(r, stdout) == FL_OK)
         rc = fl_report_stack_group_count(r) > 1 ? 1 : 0;
     fl_report_free(r);

@@ -69,18 +69,22 @@ static void same_entry(const struct entry *a, const struct entry *b)
     }
 }
 
-static void same_pattern(const struct pattern *a, const struct pattern *b)
+static void same_pattern(const struct fl_kb *ka, const struct pattern *a, const struct fl_kb *kb,
+                         const struct pattern *b)
 {
     assert_int_equal(a->entry, b->entry);
     assert_int_equal(a->signal, b->signal);
     assert_int_equal(a->builtin, b->builtin);
-    same_str("hs_expr", a->hs_expr, b->hs_expr);
+    same_str("hs_expr", kb_text(ka, a->hs_expr), kb_text(kb, b->hs_expr));
     assert_int_equal(a->hs_flags, b->hs_flags);
-    same_str("pcre_expr", a->pcre_expr, b->pcre_expr);
+    same_str("pcre_expr", kb_text(ka, a->pcre_expr), kb_text(kb, b->pcre_expr));
     assert_int_equal(a->nocase, b->nocase);
     assert_int_equal(a->names_location, b->names_location);
     assert_int_equal(a->confirm, b->confirm);
-    same_str("literal", a->literal, b->literal);
+    same_str("literal", kb_text(ka, a->literal), kb_text(kb, b->literal));
+    assert_int_equal(a->literal_len, b->literal_len);
+    assert_int_equal(a->literal ? strlen(kb_text(ka, a->literal)) : 0, a->literal_len);
+    assert_int_equal(a->window_end, b->window_end);
 }
 
 static void written_equals_parsed(void **state)
@@ -123,7 +127,7 @@ static void written_equals_parsed(void **state)
     }
     assert_int_equal(built->npatterns, parsed->npatterns);
     for (size_t i = 0; i < built->npatterns; i++)
-        same_pattern(&built->patterns[i], &parsed->patterns[i]);
+        same_pattern(built, &built->patterns[i], parsed, &parsed->patterns[i]);
     fl_kb_free(built);
     fl_kb_free(parsed);
 }
