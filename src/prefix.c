@@ -484,13 +484,19 @@ const struct prefix_format *prefix_formats(size_t *n)
  * ERROR and CRITICAL (FATAL and WARN are aliases, printed as CRITICAL and WARNING). */
 static bool level_name(const char *s, size_t n, bool *error)
 {
-    static const char *const names[] = {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL", NULL};
-    for (int i = 0; names[i]; i++)
-        if (strlen(names[i]) == n && memcmp(s, names[i], n) == 0) {
-            *error = i >= 3;
-            return true;
-        }
-    return false;
+    /* by length first: this runs on the first token of every parsed line's message */
+    const char *name;
+    switch (n) {
+    case 4: name = "INFO"; break;
+    case 5: name = s[0] == 'E' ? "ERROR" : "DEBUG"; break;
+    case 7: name = "WARNING"; break;
+    case 8: name = "CRITICAL"; break;
+    default: return false;
+    }
+    if (memcmp(s, name, n) != 0)
+        return false;
+    *error = name[0] == 'E' || name[0] == 'C';
+    return true;
 }
 
 /* What a logging format puts before the message after its time: the level name and fields such
@@ -547,7 +553,8 @@ static void read_header(const char *s, size_t len, struct record_header *h)
     }
 }
 
-long prefix_message_rank(const char *s, size_t len, size_t from, size_t *end)
+/* prefix_message_rank with the header h of s already read */
+static long message_rank(const char *s, size_t len, size_t from, size_t *end, const struct record_header *h)
 {
     long rank;
     size_t nd;
@@ -558,15 +565,13 @@ long prefix_message_rank(const char *s, size_t len, size_t from, size_t *end)
         *end = 5 + nd + 1;
         return rank;
     }
-    struct record_header h;
-    read_header(s, len, &h);
-    bool field = h.level && h.rank >= 0 && h.rank_end > from;
+    bool field = h->level && h->rank >= 0 && h->rank_end > from;
     size_t scan = len < 512 ? len : 512;
     for (const char *p = s + from, *e = s + scan; p < e && (p = memchr(p, '[', (size_t)(e - p))) != NULL;
          p++) {
         size_t i = (size_t)(p - s);
         size_t n;
-        if (field && i >= h.rank_end)
+        if (field && i >= h->rank_end)
             break;
         if (i + 7 < scan && (p[1] | 0x20) == 'r' && strncasecmp(p + 1, "rank ", 5) == 0 &&
             (n = number(s, len, i + 6, 7, &rank)) && i + 6 + n < len && s[i + 6 + n] == ']') {
@@ -576,17 +581,24 @@ long prefix_message_rank(const char *s, size_t len, size_t from, size_t *end)
     }
     if (!field)
         return -1;
-    *end = h.rank_end;
-    return h.rank;
+    *end = h->rank_end;
+    return h->rank;
+}
+
+long prefix_message_rank(const char *s, size_t len, size_t from, size_t *end)
+{
+    struct record_header h;
+    read_header(s, len, &h);
+    return message_rank(s, len, from, end, &h);
 }
 
 /* The rank a program names of itself in its message (prefix_message_rank), or vLLM's
  * "(VllmWorker rank=1 pid=254)" when it comes first. Every matched line without a rank prefix
  * comes here: the markers are looked for with memchr and memmem, not byte by byte. */
-static void rank_in_message(const char *s, size_t len, struct line_meta *m)
+static void rank_in_message(const char *s, size_t len, const struct record_header *h, struct line_meta *m)
 {
     size_t end = 0;
-    long rank = prefix_message_rank(s, len, 0, &end);
+    long rank = message_rank(s, len, 0, &end, h);
     /* " rank=" after "Worker" wins when it comes first; it cannot overlap a '['. Found by its
      * '=', which few lines have many of. */
     size_t scan = len < 512 ? len : 512;
@@ -664,7 +676,7 @@ void prefix_parse(const char *line, size_t len, struct line_meta *m, int year)
     /* a local rank (torchrun's [defaultN]: on one of several nodes) gives way to the rank the
      * program writes of itself, a global one */
     if (!rank_from_prefix || m->rank_local)
-        rank_in_message(line + pos, len - pos, m);
+        rank_in_message(line + pos, len - pos, &h, m);
 }
 
 /* ---------------------------------------------------------------- paths */

@@ -481,8 +481,36 @@ static long step_rank(const struct source *so, const char *p, size_t n)
  * marker and the one byte after it): the number the program printed, a global rank; -1 when it
  * is not one (prefix_message_rank says which markers count where). *error: the line's record
  * is at ERROR level or worse. A line where two ranks' writes met has a marker of each. */
+/* Whether line[0..n) may be a logging record at ERROR level or worse (prefix_parse decides): it
+ * holds "ERROR" or "CRITICAL", or an E or F followed by a digit (glog's prefix). */
+static bool may_be_error_record(const char *line, size_t n)
+{
+    const char *end = line + n;
+    for (const char *p = line; (p = memchr(p, 'E', (size_t)(end - p))) != NULL; p++)
+        if (end - p > 1 && (isdigit((unsigned char)p[1]) || (end - p >= 5 && memcmp(p, "ERROR", 5) == 0)))
+            return true;
+    for (const char *p = line; (p = memchr(p, 'F', (size_t)(end - p))) != NULL; p++)
+        if (end - p > 1 && isdigit((unsigned char)p[1]))
+            return true;
+    return buf_find(line, n, "CRITICAL", 8) != NULL;
+}
+
 static long own_rank(const struct source *so, const char *line, size_t len, size_t at, bool *error)
 {
+    /* "[rank N]" counts wherever it stands (prefix_message_rank): unless the line may be an
+     * error record, the number before its ']' is all there is to read, and the line's prefixes
+     * are not parsed, which is what note_steps defers step lines for */
+    *error = false;
+    if (at >= 3 && line[at - 2] == ']' && isdigit((unsigned char)line[at - 3]) &&
+        !may_be_error_record(line, at)) {
+        size_t i = at - 2;
+        long rank = 0, scale = 1;
+        while (i > 0 && isdigit((unsigned char)line[i - 1]) && scale <= 1000000) {
+            rank += (line[--i] - '0') * scale;
+            scale *= 10;
+        }
+        return rank;
+    }
     struct line_meta m = {.rank = -1, .ts_ms = TS_UNKNOWN};
     prefix_parse(line, len, &m, so->time.year);
     if (at == 0 || at - 1 <= m.msg_off)
