@@ -1,6 +1,7 @@
 /* test_correlate.c — the correlator's rules over runs built by hand (struct run_analysis), and
  * the extraction they rely on (per-rank files, error.json, torchrun's summary) over small logs. */
 #include <setjmp.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -104,6 +105,35 @@ static const char *headline_id(const struct run *r)
     return "none";
 }
 
+/* What torchrun said of the run: the failures its summary lists, and the sources whose agent
+ * sent its workers a closing signal. */
+static void set_launcher(struct run *r, const struct launcher_failure *failures, size_t nfailures,
+                         const int *stops, size_t nstops)
+{
+    r->a.failures = failures;
+    r->a.nfailures = nfailures;
+    r->a.stops = stops;
+    r->a.nstops = nstops;
+}
+
+#define ANY_RANK LONG_MIN
+
+/* Decides r and checks the decision: the headline's entry and the rule that chose it, the
+ * initiating rank and the rule that named it. NULL (or ANY_RANK) leaves that one unchecked. */
+static void check_decision(struct run *r, const char *id, const char *headline_rule, long rank,
+                           const char *rank_rule)
+{
+    correlator_decide(&r->a);
+    if (id)
+        assert_string_equal(headline_id(r), id);
+    if (headline_rule)
+        assert_string_equal(r->a.headline_rule, headline_rule);
+    if (rank != ANY_RANK)
+        assert_int_equal(r->a.rank, rank);
+    if (rank_rule)
+        assert_string_equal(r->a.rank_rule, rank_rule);
+}
+
 static void primary_beats_collateral(void **state)
 {
     (void)state;
@@ -112,11 +142,7 @@ static void primary_beats_collateral(void **state)
     /* 3 ranks time out first, by the clock; rank 3 ran out of memory later */
     add_candidate(&r, "nccl-watchdog-timeout", (long[]){0, 1, 2}, 3, 1000, 0);
     add_candidate(&r, "cuda-oom", (long[]){3}, 1, 5000, 10);
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "cuda-oom");
-    assert_string_equal(r.a.headline_rule, "primary_beats_collateral");
-    assert_int_equal(r.a.rank, 3);
-    assert_string_equal(r.a.rank_rule, "rank_where_written");
+    check_decision(&r, "cuda-oom", "primary_beats_collateral", 3, "rank_where_written");
     correlator_analysis_free(&r.a);
 }
 
@@ -127,9 +153,7 @@ static void earliest_primary_first(void **state)
     run_init(&r, 4);
     add_candidate(&r, "cuda-oom", (long[]){3}, 1, 9000, 0);
     add_candidate(&r, "disk-full", (long[]){1}, 1, 2000, 5);
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "disk-full");
-    assert_int_equal(r.a.rank, 1);
+    check_decision(&r, "disk-full", NULL, 1, NULL);
     correlator_analysis_free(&r.a);
 }
 
@@ -162,14 +186,10 @@ static void data_exception_is_data(void **state)
     add_candidate(&r, "child-failed", (long[]){1}, 1, TS_UNKNOWN, 50);
     struct exception_event *e = add_exception(&r, "KeyError", "Caught KeyError in DataLoader worker process 0.", 1, 1);
     e->flags = FRAME_DATA;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "corrupt-data-sample");
-    assert_string_equal(r.a.headline_rule, "exception_class");
-    assert_int_equal(r.a.rank, 1);
+    check_decision(&r, "corrupt-data-sample", "exception_class", 1, NULL);
     /* the same type outside the data pipeline says nothing of the data */
     e->flags = 0;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "unclassified");
+    check_decision(&r, "unclassified", NULL, ANY_RANK, NULL);
     correlator_analysis_free(&r.a);
 }
 
@@ -180,11 +200,9 @@ static void loss_check_is_numerics(void **state)
     run_init(&r, 2);
     struct exception_event *e = add_exception(&r, "AssertionError", "", 0, 1);
     e->code = "assert not torch.isnan(loss), f\"step {step}\"";
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "loss-nan");
+    check_decision(&r, "loss-nan", NULL, ANY_RANK, NULL);
     e->code = "assert batch.shape[0] == 8";
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "unclassified");
+    check_decision(&r, "unclassified", NULL, ANY_RANK, NULL);
     correlator_analysis_free(&r.a);
 }
 
@@ -216,11 +234,7 @@ static void elimination_names_the_silent_rank(void **state)
     run_init(&r, 4);
     add_candidate(&r, "nccl-watchdog-timeout", (long[]){0, 1, 3}, 3, 1000, 0);
     add_candidate(&r, "child-failed", (long[]){0, 1, 2, 3}, 4, 9000, 10);
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "nccl-watchdog-timeout");
-    assert_string_equal(r.a.headline_rule, "collateral_only");
-    assert_int_equal(r.a.rank, 2);
-    assert_string_equal(r.a.rank_rule, "elimination");
+    check_decision(&r, "nccl-watchdog-timeout", "collateral_only", 2, "elimination");
     correlator_analysis_free(&r.a);
 }
 
@@ -248,14 +262,10 @@ static void launcher_hint_is_only_a_hint(void **state)
     run_init(&r, 0);
     add_candidate(&r, "child-failed", (long[]){-1}, 1, TS_UNKNOWN, 0);
     r.a.launcher_root_rank = 5;
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, 5);
-    assert_string_equal(r.a.rank_rule, "launcher_hint");
+    check_decision(&r, NULL, NULL, 5, "launcher_hint");
     /* an exception seen on a rank is stronger than the launcher's first observed failure */
     add_exception(&r, "IndexError", "list index out of range", 2, 1);
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, 2);
-    assert_string_equal(r.a.rank_rule, "rank_where_written");
+    check_decision(&r, NULL, NULL, 2, "rank_where_written");
     correlator_analysis_free(&r.a);
 
     /* two nodes' consoles, no rank prefixes: the exception is in node 1's console (source 1), so
@@ -270,9 +280,7 @@ static void launcher_hint_is_only_a_hint(void **state)
     r.a.failures = roots;
     r.a.nfailures = 3;
     r.a.launcher_root_rank = 0;
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, 2);
-    assert_string_equal(r.a.rank_rule, "launcher_hint");
+    check_decision(&r, NULL, NULL, 2, "launcher_hint");
     correlator_analysis_free(&r.a);
 }
 
@@ -291,10 +299,7 @@ static void launcher_hint_tie_names_no_rank(void **state)
     r.a.failures = f;
     r.a.nfailures = 3;
     r.a.launcher_root_rank = 0;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "corrupt-data-sample");
-    assert_int_equal(r.a.rank, -1);
-    assert_string_equal(r.a.rank_rule, "launcher_hint");
+    check_decision(&r, "corrupt-data-sample", NULL, -1, "launcher_hint");
     /* the report's note says why no rank is given, in a sentence of its own */
     assert_non_null(strstr(r.a.why.data, "No initiating rank is given: torchrun's \"Root Cause\" "
                                          "names rank 0 only as the lowest of the ranks its agent "
@@ -302,13 +307,11 @@ static void launcher_hint_tie_names_no_rank(void **state)
                                          "2026-12-01_18:55:20)"));
     /* one second earlier than every other failure listed: the hint names it */
     strcpy(f[2].time, "2026-12-01_18:55:19");
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, 0);
+    check_decision(&r, NULL, NULL, 0, NULL);
     /* a failure listed by another node's agent at the same second is no tie */
     strcpy(f[2].time, "2026-12-01_18:55:20");
     f[0].src = f[1].src = 1;
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, 0);
+    check_decision(&r, NULL, NULL, 0, NULL);
     correlator_analysis_free(&r.a);
 }
 
@@ -330,21 +333,16 @@ static void own_lines_decide_where_they_are_evidence(void **state)
                               {.rank = 3, .line_no = 11, .lines = 4, .runs = 3}};
     r.a.own = own;
     r.a.nown = 2;
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, 3);
-    assert_string_equal(r.a.rank_rule, "printed_after");
+    check_decision(&r, NULL, NULL, 3, "printed_after");
     /* lines that came out in blocks (a block-buffered stdout) are not ordered: only the hint */
     own[0].runs = own[1].runs = 1;
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, 2);
-    assert_string_equal(r.a.rank_rule, "launcher_hint");
+    check_decision(&r, NULL, NULL, 2, "launcher_hint");
     /* an agent that stopped a worker it does not list: a rank may be missing */
     own[0].runs = own[1].runs = 3;
     static const int stop[] = {0};
     r.a.stops = stop;
     r.a.nstops = 1;
-    correlator_decide(&r.a);
-    assert_string_equal(r.a.rank_rule, "launcher_hint");
+    check_decision(&r, NULL, NULL, ANY_RANK, "launcher_hint");
     correlator_analysis_free(&r.a);
 
     /* four ranks all listed with exit code 1 (each flushed its output): rank 1 printed none of
@@ -363,40 +361,25 @@ static void own_lines_decide_where_they_are_evidence(void **state)
                               {.rank = 3, .line_no = 20, .lines = 1, .runs = 1}};
     r.a.own = one;
     r.a.nown = 3;
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, 1);
-    assert_string_equal(r.a.rank_rule, "fewest_own_lines");
+    check_decision(&r, NULL, NULL, 1, "fewest_own_lines");
     /* the others differ among themselves: no common point to compare with */
     one[2].lines = 2;
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, 0);
-    assert_string_equal(r.a.rank_rule, "launcher_hint");
+    check_decision(&r, NULL, NULL, 0, "launcher_hint");
     /* a worker stopped by a signal may have lost what its buffer held, so it printed at least
      * the line it shows: rank 1, which exited by itself with none, still printed fewest */
     one[2].lines = 1;
     g[2].exitcode = -15;
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, 1);
-    assert_string_equal(r.a.rank_rule, "fewest_own_lines");
+    check_decision(&r, NULL, NULL, 1, "fewest_own_lines");
     /* the same with rank 3 stopped by the agent and not listed at all */
     struct launcher_failure h[] = {{.rank = 1, .exitcode = 1}, {.rank = 2, .exitcode = 1},
                                    {.rank = 0, .exitcode = 1, .root = true}};
     static const int stopped[] = {0};
-    r.a.failures = h;
-    r.a.nfailures = 3;
-    r.a.stops = stopped;
-    r.a.nstops = 1;
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, 1);
-    assert_string_equal(r.a.rank_rule, "fewest_own_lines");
-    r.a.failures = g;
-    r.a.nfailures = 4;
-    r.a.stops = NULL;
-    r.a.nstops = 0;
+    set_launcher(&r, h, 3, stopped, 1);
+    check_decision(&r, NULL, NULL, 1, "fewest_own_lines");
+    set_launcher(&r, g, 4, NULL, 0);
     /* but the rank of fewest lines killed by a signal: its count may be short, not decided */
     g[0].exitcode = -15;
-    correlator_decide(&r.a);
-    assert_string_equal(r.a.rank_rule, "launcher_hint");
+    check_decision(&r, NULL, NULL, ANY_RANK, "launcher_hint");
     correlator_analysis_free(&r.a);
 }
 
@@ -407,15 +390,11 @@ static void hang_rules(void **state)
     run_init(&r, 8);
     add_candidate(&r, "nccl-watchdog-timeout", (long[]){0, 1, 2, 3, 5, 6, 7}, 7, 1000, 0);
     r.a.stack_odd_rank = 4;
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, 4);
-    assert_string_equal(r.a.rank_rule, "stack_odd_one_out");
+    check_decision(&r, NULL, NULL, 4, "stack_odd_one_out");
     struct seqnum seq[3] = {{.rank = 0, .seq = 41}, {.rank = 1, .seq = 40}, {.rank = 2, .seq = 41}};
     r.a.seqnums = seq;
     r.a.nseqnums = 3;
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, 1);
-    assert_string_equal(r.a.rank_rule, "seqnum_lag");
+    check_decision(&r, NULL, NULL, 1, "seqnum_lag");
     correlator_analysis_free(&r.a);
 }
 
@@ -439,30 +418,22 @@ static void mismatch_names_the_odd_fingerprint(void **state)
                           MISMATCH("1", FP_FLOAT, "3", FP_LONG), MISMATCH("3", FP_LONG, "0", FP_FLOAT)};
     for (long i = 0; i < 4; i++)
         add_exception(&r, "RuntimeError", msgs[i], i == 0 ? 2 : i == 3 ? 3 : i - 1, 10 + (uint64_t)i)->entry = (int)cm;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "collective-mismatch");
-    assert_int_equal(r.a.rank, 3);
-    assert_string_equal(r.a.rank_rule, "fingerprint_odd_one_out");
+    check_decision(&r, "collective-mismatch", NULL, 3, "fingerprint_odd_one_out");
     /* two ranks only: either could be the odd one; the rank where it was written stays */
     r.a.nexc = 0;
     add_exception(&r, "RuntimeError", MISMATCH("0", FP_FLOAT, "1", FP_LONG), 0, 10)->entry = (int)cm;
     add_exception(&r, "RuntimeError", MISMATCH("1", FP_LONG, "0", FP_FLOAT), 1, 11)->entry = (int)cm;
-    correlator_decide(&r.a);
-    assert_string_equal(r.a.rank_rule, "rank_where_written");
-    assert_int_equal(r.a.rank, 2);
+    check_decision(&r, NULL, NULL, 2, "rank_where_written");
     /* a fingerprint cut short is not compared: two ranks' are known */
     r.a.nexc = 0;
     add_exception(&r, "RuntimeError", MISMATCH("0", FP_FLOAT, "3", "CollectiveFingerPrint(OpType=ALL"), 0, 10)->entry = (int)cm;
     add_exception(&r, "RuntimeError", MISMATCH("1", FP_FLOAT, "3", "CollectiveFingerPrint(OpType=ALL"), 1, 11)->entry = (int)cm;
-    correlator_decide(&r.a);
-    assert_string_equal(r.a.rank_rule, "rank_where_written");
+    check_decision(&r, NULL, NULL, ANY_RANK, "rank_where_written");
     add_exception(&r, "RuntimeError", MISMATCH("2", FP_FLOAT, "3", FP_LONG), 2, 12);
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, 3);
+    check_decision(&r, NULL, NULL, 3, NULL);
     /* the reports must be the headline's own lines */
     r.exc[0].entry = r.exc[1].entry = -1;
-    correlator_decide(&r.a);
-    assert_string_equal(r.a.rank_rule, "rank_where_written");
+    check_decision(&r, NULL, NULL, ANY_RANK, "rank_where_written");
     correlator_analysis_free(&r.a);
 }
 
@@ -479,15 +450,10 @@ static void signal_death_names_the_killed_rank(void **state)
     r.a.failures = f;
     r.a.nfailures = 3;
     r.a.launcher_root_rank = 0;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "worker-sigkill");
-    assert_int_equal(r.a.rank, 1);
-    assert_string_equal(r.a.rank_rule, "signal_death");
+    check_decision(&r, "worker-sigkill", NULL, 1, "signal_death");
     /* SIGTERM is how the agent stops the others: it says nothing of who failed */
     f[1].exitcode = -15;
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, 0);
-    assert_string_equal(r.a.rank_rule, "launcher_hint");
+    check_decision(&r, NULL, NULL, 0, "launcher_hint");
     correlator_analysis_free(&r.a);
 }
 
@@ -507,26 +473,15 @@ static void silent_rank_says_how_it_ended(void **state)
     add_exception(&r, "RuntimeError", CLOSED_MSG, 2, 2);
     struct launcher_failure exited[] = {{.rank = 1, .local_rank = 1, .exitcode = 3},
                                         {.rank = 0, .local_rank = 0, .exitcode = 1}};
-    r.a.failures = exited;
-    r.a.nfailures = 2;
-    r.a.stops = one_stop;
-    r.a.nstops = 1;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "child-failed");
-    assert_string_equal(r.a.headline_rule, "silent_rank");
-    assert_int_equal(r.a.rank, 1);
+    set_launcher(&r, exited, 2, one_stop, 1);
+    check_decision(&r, "child-failed", "silent_rank", 1, NULL);
     /* the same with os.abort(): SIGABRT, and no C++ terminate for worker-abort-exception */
     exited[0].exitcode = -6;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "child-failed");
-    assert_int_equal(r.a.rank, 1);
+    check_decision(&r, "child-failed", NULL, 1, NULL);
     /* a SIGTERM from outside the launcher: the agent lists only workers it found dead, so this
      * one was stopped before anything failed */
     exited[0].exitcode = -15;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "child-failed");
-    assert_string_equal(r.a.headline_rule, "silent_rank");
-    assert_int_equal(r.a.rank, 1);
+    check_decision(&r, "child-failed", "silent_rank", 1, NULL);
     correlator_analysis_free(&r.a);
 
     /* a console that names no rank: rank 1 left with sys.exit(3), ranks 0 and 2 lost it, but one
@@ -541,19 +496,14 @@ static void silent_rank_says_how_it_ended(void **state)
                                           {.rank = 2, .local_rank = 2, .exitcode = 1}};
     r.a.failures = own_code;
     r.a.nfailures = 3;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "child-failed");
-    assert_string_equal(r.a.headline_rule, "exit_code_of_its_own");
-    assert_int_equal(r.a.rank, 1);
+    check_decision(&r, "child-failed", "exit_code_of_its_own", 1, NULL);
     /* exit code 1 is every uncaught exception's: it says nothing */
     own_code[0].exitcode = 1;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "nccl-remote-error");
+    check_decision(&r, "nccl-remote-error", NULL, ANY_RANK, NULL);
     /* two ranks with codes of their own: which came first is not said */
     own_code[0].exitcode = 3;
     own_code[1].exitcode = 2;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "nccl-remote-error");
+    check_decision(&r, "nccl-remote-error", NULL, ANY_RANK, NULL);
     correlator_analysis_free(&r.a);
 
     /* ranks 0 and 1 timed out in a barrier; rank 2 never came and was stopped by the agent */
@@ -562,22 +512,14 @@ static void silent_rank_says_how_it_ended(void **state)
     add_exception(&r, "RuntimeError", TIMED_OUT, 1, 2);
     struct launcher_failure timed_out[] = {{.rank = 1, .local_rank = 1, .exitcode = 1},
                                            {.rank = 0, .local_rank = 0, .exitcode = 1}};
-    r.a.failures = timed_out;
-    r.a.nfailures = 2;
-    r.a.stops = one_stop;
-    r.a.nstops = 1;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
-    assert_int_equal(r.a.rank, 2);
-    assert_string_equal(r.a.rank_rule, "silent_rank");
+    set_launcher(&r, timed_out, 2, one_stop, 1);
+    check_decision(&r, "rank-stuck-outside-collective", NULL, 2, "silent_rank");
     /* the same on a console that names no rank: the tracebacks interleaved into one exception,
      * two headers were printed */
     r.exc[0].rank = r.exc[1].rank = -1;
     r.a.nexc = 1;
     r.a.unranked_tracebacks = 2;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
-    assert_int_equal(r.a.rank, 2);
+    check_decision(&r, "rank-stuck-outside-collective", NULL, 2, NULL);
     correlator_analysis_free(&r.a);
 
     /* rank 0, the one that saves and evaluates, kept the others waiting */
@@ -586,13 +528,8 @@ static void silent_rank_says_how_it_ended(void **state)
     add_exception(&r, "RuntimeError", TIMED_OUT, 2, 2);
     struct launcher_failure waited[] = {{.rank = 1, .local_rank = 1, .exitcode = 1},
                                         {.rank = 2, .local_rank = 2, .exitcode = 1}};
-    r.a.failures = waited;
-    r.a.nfailures = 2;
-    r.a.stops = one_stop;
-    r.a.nstops = 1;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "rank0-long-work-timeout");
-    assert_int_equal(r.a.rank, 0);
+    set_launcher(&r, waited, 2, one_stop, 1);
+    check_decision(&r, "rank0-long-work-timeout", NULL, 0, NULL);
     correlator_analysis_free(&r.a);
 
     /* rank 1 finished its loop and exited 0 (not listed, not stopped); its peers lost it */
@@ -604,15 +541,10 @@ static void silent_rank_says_how_it_ended(void **state)
                                       {.rank = 0, .local_rank = 0, .exitcode = 1}};
     r.a.failures = lost;
     r.a.nfailures = 2;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "uneven-inputs-hang");
-    assert_int_equal(r.a.rank, 1);
+    check_decision(&r, "uneven-inputs-hang", NULL, 1, NULL);
     /* without torchrun's summary nothing says how rank 1 ended */
     r.a.nfailures = 0;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "nccl-remote-error");
-    assert_int_equal(r.a.rank, 1);
-    assert_string_equal(r.a.rank_rule, "elimination");
+    check_decision(&r, "nccl-remote-error", NULL, 1, "elimination");
     correlator_analysis_free(&r.a);
 
     /* four ranks known (per-rank folders); the agent listed two and stopped one (rank 3, which
@@ -622,21 +554,14 @@ static void silent_rank_says_how_it_ended(void **state)
     add_exception(&r, "RuntimeError", CLOSED_MSG, 0, 1);
     add_exception(&r, "RuntimeError", CLOSED_MSG, 2, 2);
     add_exception(&r, "RuntimeError", CLOSED_MSG, 3, 3);
-    r.a.failures = lost;
-    r.a.nfailures = 2;
-    r.a.stops = one_stop;
-    r.a.nstops = 1;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "uneven-inputs-hang");
-    assert_int_equal(r.a.rank, 1);
+    set_launcher(&r, lost, 2, one_stop, 1);
+    check_decision(&r, "uneven-inputs-hang", NULL, 1, NULL);
     /* three ranks known: every worker is accounted for, the silent one was stopped */
     r.a.nranks = 3;
     r.a.nexc = 2;
     r.a.ncand = 0;
     add_candidate(&r, "nccl-remote-error", (long[]){0, 2}, 2, TS_UNKNOWN, 0);
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
-    assert_int_equal(r.a.rank, 1);
+    check_decision(&r, "rank-stuck-outside-collective", NULL, 1, NULL);
     correlator_analysis_free(&r.a);
 }
 
@@ -657,10 +582,7 @@ static void silent_rank_among_equals(void **state)
     r.a.failures = all;
     r.a.nfailures = 3;
     r.a.launcher_root_rank = 0;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "child-failed");
-    assert_string_equal(r.a.rank_rule, "silent_rank");
-    assert_int_equal(r.a.rank, -1);
+    check_decision(&r, "child-failed", NULL, -1, "silent_rank");
     correlator_analysis_free(&r.a);
 }
 
@@ -674,16 +596,12 @@ static void stopped_from_outside_is_preemption(void **state)
     run_init(&r, 4);
     add_exception(&r, SIGTERM_TYPE, SIGTERM_MSG, -1, 1);
     add_exception(&r, SIGTERM_TYPE, "Process 3611 got signal: 15", -1, 2);
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "slurm-preemption");
-    assert_string_equal(r.a.headline_rule, "stopped_from_outside");
+    check_decision(&r, "slurm-preemption", "stopped_from_outside", ANY_RANK, NULL);
     /* SIGHUP from a closed terminal, SIGINT from Ctrl-C: a person's doing */
     r.exc[0].message = r.exc[1].message = (char *)"Process 3600 got signal: 1";
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "unclassified");
+    check_decision(&r, "unclassified", NULL, ANY_RANK, NULL);
     r.exc[0].message = r.exc[1].message = (char *)"Process 3600 got signal: 2";
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "unclassified");
+    check_decision(&r, "unclassified", NULL, ANY_RANK, NULL);
     correlator_analysis_free(&r.a);
 
     /* a worker failed by itself before the stop: torchrun's summary lists it */
@@ -718,14 +636,9 @@ static void silent_rank_on_another_node(void **state)
                                    {.rank = 0, .local_rank = 0, .exitcode = 1, .src = 0},
                                    {.rank = 3, .local_rank = 1, .exitcode = 1, .src = 1}};
     static const int stops[] = {1};
-    r.a.failures = f;
-    r.a.nfailures = 3;
-    r.a.stops = stops;
-    r.a.nstops = 1;
+    set_launcher(&r, f, 3, stops, 1);
     r.a.unranked_tracebacks = 3;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
-    assert_int_equal(r.a.rank, 2);
+    check_decision(&r, "rank-stuck-outside-collective", NULL, 2, NULL);
     correlator_analysis_free(&r.a);
 }
 
@@ -738,16 +651,11 @@ static void late_arriver_kept_the_others_waiting(void **state)
     add_exception(&r, "RuntimeError", TIMED_OUT, 1, 2);
     add_exception(&r, "RuntimeError", TIMED_OUT, 2, 3);
     add_exception(&r, "RuntimeError", CLOSED_MSG, 3, 4);
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
-    assert_string_equal(r.a.headline_rule, "late_arriver");
-    assert_int_equal(r.a.rank, 3);
+    check_decision(&r, "rank-stuck-outside-collective", "late_arriver", 3, NULL);
     /* rank 0 came late: its solo work kept them */
     r.exc[0].message = (char *)CLOSED_MSG;
     r.exc[3].message = (char *)TIMED_OUT;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "rank0-long-work-timeout");
-    assert_int_equal(r.a.rank, 0);
+    check_decision(&r, "rank0-long-work-timeout", NULL, 0, NULL);
     /* everyone lost a peer: nobody waited, a peer died */
     r.exc[1].message = r.exc[2].message = r.exc[3].message = (char *)CLOSED_MSG;
     correlator_decide(&r.a);
@@ -757,10 +665,7 @@ static void late_arriver_kept_the_others_waiting(void **state)
     r.exc[0].message = r.exc[1].message = r.exc[2].message = (char *)TIMED_OUT;
     r.exc[0].rank = r.exc[1].rank = r.exc[2].rank = r.exc[3].rank = -1;
     r.a.unranked_tracebacks = 4;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
-    assert_string_equal(r.a.headline_rule, "late_arriver");
-    assert_int_equal(r.a.rank, -1);
+    check_decision(&r, "rank-stuck-outside-collective", "late_arriver", -1, NULL);
     /* the same console, where the script's own lines came out as printed: rank 2's go on after
      * the first timeout (line 40), while the ranks that timed out were blocked; it came late */
     for (size_t i = 0; i < 4; i++)
@@ -771,37 +676,26 @@ static void late_arriver_kept_the_others_waiting(void **state)
                               {.rank = 3, .line_no = 22, .lines = 4, .runs = 3}};
     r.a.own = own;
     r.a.nown = 4;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
-    assert_int_equal(r.a.rank, 2);
-    assert_string_equal(r.a.rank_rule, "printed_while_others_waited");
+    check_decision(&r, "rank-stuck-outside-collective", NULL, 2, "printed_while_others_waited");
     /* two closed connections, not the shape of one late arriver (a second rank lost its peer,
      * or a timeout interleaved with another's lines was not read): rank 2's lines after the first
      * timeout still say it came late; on rank 0, that is rank 0's long work */
     r.exc[2].message = (char *)CLOSED_MSG;
     r.a.unranked_tracebacks = 4;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "rank-stuck-outside-collective");
-    assert_int_equal(r.a.rank, 2);
-    assert_string_equal(r.a.headline_rule, "printed_while_others_waited");
+    check_decision(&r, "rank-stuck-outside-collective", "printed_while_others_waited", 2, NULL);
     own[2].rank = 0;
     own[0].rank = 2;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "rank0-long-work-timeout");
-    assert_int_equal(r.a.rank, 0);
+    check_decision(&r, "rank0-long-work-timeout", NULL, 0, NULL);
     own[2].rank = 2;
     own[0].rank = 0;
     r.exc[2].message = (char *)TIMED_OUT;
     /* two ranks printed after it: not decided */
     own[1].line_no = 44;
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, -1);
-    assert_string_equal(r.a.rank_rule, "late_arriver");
+    check_decision(&r, NULL, NULL, -1, "late_arriver");
     /* lines in blocks (a block-buffered stdout comes out at exit): where they stand says nothing */
     own[1].line_no = 21;
     own[0].runs = own[1].runs = own[2].runs = own[3].runs = 1;
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, -1);
+    check_decision(&r, NULL, NULL, -1, NULL);
     r.a.nown = 0;
     /* a fifth traceback hidden in the others' lines may be anything: no decision */
     r.a.unranked_tracebacks = 5;
@@ -844,6 +738,28 @@ static struct fl_report *scan(const struct source *src, size_t n)
     assert_int_equal(fl_scanner_finish(s, &r), FL_OK);
     fl_scanner_free(s);
     return r;
+}
+
+/* Scans src[0..n) and checks the report's first diagnosis: its entry and its rank. */
+static void check_scan(const struct source *src, size_t n, const char *id, long rank)
+{
+    struct fl_report *r = scan(src, n);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), id);
+    assert_int_equal(fl_report_diagnosis_rank(r, 0), rank);
+    fl_report_free(r);
+}
+
+/* Scans src[0..n) and checks the report's first diagnosis: its entry, and the text of its first
+ * piece of evidence, which holds has (and also, unless NULL). */
+static void check_evidence(const struct source *src, size_t n, const char *id, const char *has,
+                           const char *also)
+{
+    struct fl_report *r = scan(src, n);
+    assert_string_equal(fl_report_diagnosis_id(r, 0), id);
+    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, has));
+    if (also)
+        assert_non_null(strstr(r->diagnoses[0].evidence[0].text, also));
+    fl_report_free(r);
 }
 
 static const char *CLOSED =
@@ -947,10 +863,7 @@ static void local_ranks_of_another_node(void **state)
     }
     buf_printf(&tee, "%s", node1.data);
     const struct source console[] = {{"in/node1.log", tee.data}};
-    r = scan(console, 1);
-    assert_string_equal(fl_report_diagnosis_id(r, 0), "corrupt-data-sample");
-    assert_int_equal(fl_report_diagnosis_rank(r, 0), 3);
-    fl_report_free(r);
+    check_scan(console, 1, "corrupt-data-sample", 3);
     buf_free(&tee);
 
     /* per-rank folders of two nodes and no summary to place them: no rank is made up */
@@ -958,10 +871,7 @@ static void local_ranks_of_another_node(void **state)
         {"in/node0/none_a/attempt_0/0/stderr.log", CLOSED},
         {"in/node1/none_b/attempt_0/1/stderr.log", KEYERROR},
     };
-    r = scan(bare, 2);
-    assert_string_equal(fl_report_diagnosis_id(r, 0), "corrupt-data-sample");
-    assert_int_equal(fl_report_diagnosis_rank(r, 0), -1);
-    fl_report_free(r);
+    check_scan(bare, 2, "corrupt-data-sample", -1);
     buf_free(&node0);
     buf_free(&node1);
 }
@@ -975,10 +885,7 @@ static void script_stop_on_nan_loss(void **state)
                                                "Loss is nan, stopping training\n"},
         {"logs/none_x/attempt_0/2/stderr.log", CLOSED},
     };
-    struct fl_report *r = scan(src, 3);
-    assert_string_equal(fl_report_diagnosis_id(r, 0), "loss-nan");
-    assert_int_equal(fl_report_diagnosis_rank(r, 0), 1);
-    fl_report_free(r);
+    check_scan(src, 3, "loss-nan", 1);
     /* the loss is reduced before the check: every rank stops on it, rank 2's own loss was nan */
     const struct source reduced[] = {
         {"logs/none_x/attempt_0/0/stdout.log", "[rank 0] step 5 local loss 1.1446\n"
@@ -988,20 +895,14 @@ static void script_stop_on_nan_loss(void **state)
         {"logs/none_x/attempt_0/2/stdout.log", "[rank 2] step 5 local loss nan\n"
                                                "Loss is nan, stopping training\n"},
     };
-    r = scan(reduced, 3);
-    assert_string_equal(fl_report_diagnosis_id(r, 0), "loss-nan");
-    assert_int_equal(fl_report_diagnosis_rank(r, 0), 2);
-    fl_report_free(r);
+    check_scan(reduced, 3, "loss-nan", 2);
     /* one console: the first rank-labelled line with a non-finite loss */
     const struct source console[] = {
         {"console.log", "[rank 1] step 4 loss 1.10\n[rank 0] step 4 loss 1.07\n"
                         "[rank 1] step 5 loss nan\n[rank 0] step 5 loss: inf\n"
                         "Loss is nan, stopping training\nLoss is nan, stopping training\n"},
     };
-    r = scan(console, 1);
-    assert_string_equal(fl_report_diagnosis_id(r, 0), "loss-nan");
-    assert_int_equal(fl_report_diagnosis_rank(r, 0), 1);
-    fl_report_free(r);
+    check_scan(console, 1, "loss-nan", 1);
 }
 
 /* Horovod's stall inspector is printed by the coordinator, rank 0, about the ranks that have not
@@ -1020,10 +921,7 @@ static void stall_report_names_the_missing_rank(void **state)
          "[1,0]<stderr>:Missing ranks:\n"
          "[1,0]<stderr>:3: [allreduce.fc2.bias, allreduce.fc2.weight]\n"},
     };
-    struct fl_report *r = scan(src, 1);
-    assert_string_equal(fl_report_diagnosis_id(r, 0), "rank-stuck-outside-collective");
-    assert_int_equal(fl_report_diagnosis_rank(r, 0), 3);
-    fl_report_free(r);
+    check_scan(src, 1, "rank-stuck-outside-collective", 3);
 }
 
 /* The rule over a run built by hand: the first rank whose own loss was nan, else nothing. */
@@ -1038,20 +936,14 @@ static void first_nonfinite_loss_decides(void **state)
                             {.rank = 1, .src = 1, .line_no = 9, .ts_ms = TS_UNKNOWN}};
     r.a.nonfinite = nf;
     r.a.nnonfinite = 1;
-    correlator_decide(&r.a);
-    assert_string_equal(headline_id(&r), "loss-nan");
-    assert_int_equal(r.a.rank, 3);
-    assert_string_equal(r.a.rank_rule, "first_nonfinite_loss");
+    check_decision(&r, "loss-nan", NULL, 3, "first_nonfinite_loss");
     /* two ranks in two files, no clock: nothing orders them */
     r.a.nnonfinite = 2;
-    correlator_decide(&r.a);
-    assert_string_equal(r.a.rank_rule, "rank_where_written");
-    assert_int_equal(r.a.rank, 0);
+    check_decision(&r, NULL, NULL, 0, "rank_where_written");
     /* ... the clock does */
     nf[0].ts_ms = 5000;
     nf[1].ts_ms = 7000;
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, 3);
+    check_decision(&r, NULL, NULL, 3, NULL);
     correlator_analysis_free(&r.a);
 }
 
@@ -1107,10 +999,7 @@ static void error_file_and_launcher_summary(void **state)
          "  \n"
          "============================================================\n"},
     };
-    r = scan(console, 1);
-    assert_string_equal(fl_report_diagnosis_id(r, 0), "unclassified");
-    assert_int_equal(fl_report_diagnosis_rank(r, 0), 2);
-    fl_report_free(r);
+    check_scan(console, 1, "unclassified", 2);
 }
 
 static void console_of_a_stuck_rank(void **state)
@@ -1153,10 +1042,7 @@ static void console_of_a_stuck_rank(void **state)
          "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n"
          "============================================================\n"},
     };
-    struct fl_report *r = scan(src, 1);
-    assert_string_equal(fl_report_diagnosis_id(r, 0), "rank-stuck-outside-collective");
-    assert_int_equal(fl_report_diagnosis_rank(r, 0), 2);
-    fl_report_free(r);
+    check_scan(src, 1, "rank-stuck-outside-collective", 2);
 }
 
 static void summary_block(struct buf *b, long rank, bool root)
@@ -1185,10 +1071,7 @@ static void own_lines_of_a_plain_console(void **state)
     summary_block(&b, 2, false);
     summary_block(&b, 0, true);
     const struct source src[] = {{"console.log", b.data}};
-    struct fl_report *r = scan(src, 1);
-    assert_string_equal(fl_report_diagnosis_id(r, 0), "corrupt-data-sample");
-    assert_int_equal(fl_report_diagnosis_rank(r, 0), 2);
-    fl_report_free(r);
+    check_scan(src, 1, "corrupt-data-sample", 2);
     buf_free(&b);
 }
 
@@ -1268,22 +1151,17 @@ static void error_record_names_its_rank(void **state)
                               {.rank = 3, .line_no = 12, .lines = 3, .runs = 1}};
     r.a.own = own;
     r.a.nown = 4;
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, 2);
-    assert_string_equal(r.a.rank_rule, "error_record");
+    check_decision(&r, NULL, NULL, 2, "error_record");
     /* another rank's record before the traceback too: either may be a consequence */
     own[0].error_line = 9;
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, -1);
+    check_decision(&r, NULL, NULL, -1, NULL);
     /* a record after the first consequence says nothing: rank 0 logged it once it had failed */
     own[0].error_line = 71;
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, 2);
+    check_decision(&r, NULL, NULL, 2, NULL);
     /* nor does one after the headline's traceback */
     own[2].error_line = 40;
     own[0].error_line = 0;
-    correlator_decide(&r.a);
-    assert_int_equal(r.a.rank, -1);
+    check_decision(&r, NULL, NULL, -1, NULL);
     correlator_analysis_free(&r.a);
 }
 
@@ -1298,10 +1176,7 @@ static void traceback_without_source_lines(void **state)
          "  File \"<string>\", line 3, in f\n"
          "KeyError: 'x'\n"},
     };
-    struct fl_report *r = scan(src, 1);
-    assert_string_equal(fl_report_diagnosis_id(r, 0), "unclassified");
-    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "KeyError: 'x'"));
-    fl_report_free(r);
+    check_evidence(src, 1, "unclassified", "KeyError: 'x'", NULL);
     /* a log that lost its indentation keeps its code lines */
     const struct source flat[] = {
         {"train.log",
@@ -1310,10 +1185,7 @@ static void traceback_without_source_lines(void **state)
          "x = table[k]\n"
          "IndexError: list index out of range\n"},
     };
-    r = scan(flat, 1);
-    assert_string_equal(fl_report_diagnosis_id(r, 0), "unclassified");
-    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "IndexError: list index out of range"));
-    fl_report_free(r);
+    check_evidence(flat, 1, "unclassified", "IndexError: list index out of range", NULL);
 }
 
 static void traceback_with_interleaved_lines(void **state)
@@ -1332,11 +1204,8 @@ static void traceback_with_interleaved_lines(void **state)
          "step 4 loss 0.52\n"
          "KeyError: 'missing-5'\n"},
     };
-    struct fl_report *r = scan(src, 1);
-    assert_string_equal(fl_report_diagnosis_id(r, 0), "corrupt-data-sample");
-    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "KeyError: 'missing-5'"));
-    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "/w/data.py:11 in __getitem__"));
-    fl_report_free(r);
+    check_evidence(src, 1, "corrupt-data-sample", "KeyError: 'missing-5'",
+                   "/w/data.py:11 in __getitem__");
 }
 
 static void tracebacks_printed_at_once(void **state)
@@ -1357,11 +1226,8 @@ static void tracebacks_printed_at_once(void **state)
          "    return row[\"label\"]\n"
          "KeyError: 'label'\n"},
     };
-    struct fl_report *r = scan(src, 1);
-    assert_string_equal(fl_report_diagnosis_id(r, 0), "corrupt-data-sample");
-    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "KeyError: 'label'"));
-    assert_non_null(strstr(r->diagnoses[0].evidence[0].text, "/w/data.py:11 in __getitem__"));
-    fl_report_free(r);
+    check_evidence(src, 1, "corrupt-data-sample", "KeyError: 'label'",
+                   "/w/data.py:11 in __getitem__");
 }
 
 static void advice_is_not_a_setting(void **state)
