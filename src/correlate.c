@@ -1993,20 +1993,6 @@ static void exception_diagnosis(const struct run_analysis *a, const struct extra
     const struct exception_event *e = &a->exc[a->top];
     if (a->exc_entry) {
         fill_prose(d, a->exc_entry);
-    } else if (a->consequence) {
-        d->id = "unclassified";
-        d->title = "Failure not in the knowledge base";
-        d->category = "unknown";
-        d->severity = "high";
-        struct buf rc;
-        buf_init(&rc, 4096);
-        buf_printf(&rc, "Every uncaught error in these logs is a consequence of another failure (a "
-                   "peer that exited or stopped answering, a timeout waiting for it); the first is "
-                   "%s%s%s. The rank that caused it is the one the others waited for.",
-                   e->type, e->message[0] ? ": " : "", e->message);
-        d->root_cause = buf_steal(&rc);
-        d->fix = xstrdup("Read the log of the initiating rank (or of every rank that did not report "
-                         "the error) for what it was doing: its last lines, an exception, a signal.");
     } else {
         d->id = "unclassified";
         d->title = "Failure not in the knowledge base";
@@ -2014,15 +2000,27 @@ static void exception_diagnosis(const struct run_analysis *a, const struct extra
         d->severity = "high";
         struct buf rc;
         buf_init(&rc, 4096);
-        buf_printf(&rc, "No knowledge-base entry explains this failure. The first uncaught error is %s%s%s",
-                   e->type, e->message[0] ? ": " : "", e->message);
-        if (e->user_frame || e->frame)
-            buf_printf(&rc, ", raised at %s", e->user_frame ? e->user_frame : e->frame);
-        if (e->rank >= 0)
-            buf_printf(&rc, " on rank %ld", e->rank);
-        buf_putc(&rc, '.');
+        if (a->consequence) {
+            buf_printf(&rc, "Every uncaught error in these logs is a consequence of another failure "
+                       "(a peer that exited or stopped answering, a timeout waiting for it); the "
+                       "first is %s%s%s. The rank that caused it is the one the others waited for.",
+                       e->type, e->message[0] ? ": " : "", e->message);
+        } else {
+            buf_printf(&rc, "No knowledge-base entry explains this failure. The first uncaught "
+                       "error is %s%s%s", e->type, e->message[0] ? ": " : "", e->message);
+            if (e->user_frame || e->frame)
+                buf_printf(&rc, ", raised at %s", e->user_frame ? e->user_frame : e->frame);
+            if (e->rank >= 0)
+                buf_printf(&rc, " on rank %ld", e->rank);
+            buf_putc(&rc, '.');
+        }
         d->root_cause = buf_steal(&rc);
-        d->fix = xstrdup("Read the traceback from its innermost frame; search the message with `faultline kb search WORDS`.");
+        d->fix = xstrdup(a->consequence
+                             ? "Read the log of the initiating rank (or of every rank that did not "
+                               "report the error) for what it was doing: its last lines, an "
+                               "exception, a signal."
+                             : "Read the traceback from its innermost frame; search the message "
+                               "with `faultline kb search WORDS`.");
     }
     memcpy(d->host, e->host, HOST_MAX);
     d->first_ts = e->ts_ms;
