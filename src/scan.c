@@ -477,10 +477,6 @@ static long step_rank(const struct source *so, const char *p, size_t n)
     return stored_rank(so, m.rank, m.rank_local);
 }
 
-/* The rank of the own line line[0..len) whose marker the pattern matched up to line[at] (the
- * marker and the one byte after it): the number the program printed, a global rank; -1 when it
- * is not one (prefix_message_rank says which markers count where). *error: the line's record
- * is at ERROR level or worse. A line where two ranks' writes met has a marker of each. */
 /* Whether line[0..n) may be a logging record at ERROR level or worse (prefix_parse decides): it
  * holds "ERROR" or "CRITICAL", or an E or F followed by a digit (glog's prefix). */
 static bool may_be_error_record(const char *line, size_t n)
@@ -495,6 +491,10 @@ static bool may_be_error_record(const char *line, size_t n)
     return buf_find(line, n, "CRITICAL", 8) != NULL;
 }
 
+/* The rank of the own line line[0..len) whose marker the pattern matched up to line[at] (the
+ * marker and the one byte after it): the number the program printed, a global rank; -1 when it
+ * is not one (prefix_message_rank says which markers count where). *error: the line's record
+ * is at ERROR level or worse. A line where two ranks' writes met has a marker of each. */
 static long own_rank(const struct source *so, const char *line, size_t len, size_t at, bool *error)
 {
     /* "[rank N]" counts wherever it stands (prefix_message_rank): unless the line may be an
