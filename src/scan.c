@@ -255,8 +255,9 @@ static struct rank_live *live_of(struct fl_scanner *s, long rank)
 }
 
 /* The step number a progress line states: Megatron's "iteration N", DeepSpeed's "step=N",
- * Hugging Face's "'step': N" / "global_step"; -1 when it states none. Runs on one line per rank
- * per chunk (the last step line of each), never on every line. */
+ * Hugging Face's "'step': N" / "global_step"; -1 when it states none or one too long for a long
+ * long (no counter reaches that: such digits are not a step). Runs on one line per rank per
+ * chunk (the last step line of each), never on every line. */
 static long long step_number(const char *p, size_t n)
 {
     static const char *const keys[] = {"iteration", "step=", "'step': ", "global_step", NULL};
@@ -270,8 +271,11 @@ static long long step_number(const char *p, size_t n)
         if (q == end || *q < '0' || *q > '9')
             continue;
         long long v = 0;
-        while (q < end && *q >= '0' && *q <= '9' && v < (1LL << 60))
-            v = v * 10 + (*q++ - '0');
+        for (; q < end && *q >= '0' && *q <= '9'; q++) {
+            if (v > (LLONG_MAX - (*q - '0')) / 10)
+                return -1;
+            v = v * 10 + (*q - '0');
+        }
         return v;
     }
     return -1;

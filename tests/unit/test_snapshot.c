@@ -155,12 +155,36 @@ static void rank_progress_reported(void **state)
     fl_scanner_free(s);
 }
 
+/* A step number too long for a long long is no step: the rank's last step stays unknown
+ * (and reading it must not overflow). */
+static void step_number_too_long_is_unknown(void **state)
+{
+    (void)state;
+    struct fl_scanner *s;
+    assert_int_equal(fl_scanner_new(unit_kb, NULL, &s), FL_OK);
+    int a;
+    assert_int_equal(fl_scanner_open_source(s, "job/rank_0.log", &a), FL_OK);
+    static const char log[] =
+        "[rank0]: [2026-05-01 12:00:00] iteration 99999999999999999999999/    1000 | consumed samples: 640 | elapsed time per iteration (ms): 812.3 |\n"
+        "[rank0]: [2026-05-01 12:00:01] step=9223372036854775807, skipped=0, lr=[0.0001], mom=[(0.9, 0.999)]\n";
+    size_t first = (size_t)(strchr(log, '\n') - log) + 1;
+    assert_int_equal(fl_scanner_feed(s, a, log, first), FL_OK);
+    struct fl_rank_progress p;
+    assert_int_equal(fl_scanner_rank_progress(s, 0, &p), FL_OK);
+    assert_int_equal(p.last_step, -1);
+    assert_int_equal(fl_scanner_feed(s, a, log + first, sizeof log - 1 - first), FL_OK);
+    assert_int_equal(fl_scanner_rank_progress(s, 0, &p), FL_OK);
+    assert_true(p.last_step == 9223372036854775807LL);
+    fl_scanner_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(snapshot_leaves_pipeline_deadlock_unchanged),
         cmocka_unit_test(snapshot_leaves_stalled_rank_unchanged),
         cmocka_unit_test(rank_progress_reported),
+        cmocka_unit_test(step_number_too_long_is_unknown),
     };
     return cmocka_run_group_tests(tests, unit_kb_setup, unit_kb_teardown);
 }
