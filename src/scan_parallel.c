@@ -110,9 +110,9 @@ static uint64_t total_bytes(const struct job_list *l)
 
 /* Cuts plain files of at least two shares into segments of about one share (total/threads
  * bytes, at least segment_min) each, in place in the list. */
-static enum fl_status cut_segments(struct job_list *l, unsigned threads, uint64_t segment_min)
+static enum fl_status cut_segments(struct job_list *l, uint64_t total, unsigned threads,
+                                   uint64_t segment_min)
 {
-    uint64_t total = total_bytes(l);
     uint64_t share = total / threads > segment_min ? total / threads : segment_min;
     struct job_list out = {0};
     enum fl_status st = FL_OK;
@@ -205,18 +205,19 @@ enum fl_status fl_scan_paths(struct fl_scanner *s, const char *const *paths, siz
         threads = THREADS_MAX;
     enum fl_status st = list_jobs(&l, paths, npaths);
     /* fewer threads for a small input: starting one costs more than it would read */
-    uint64_t least = scanner_thread_bytes(s), afford = least ? total_bytes(&l) / least : threads;
+    /* cutting into segments keeps the sum of the sizes: one total serves every step below */
+    uint64_t total = total_bytes(&l);
+    uint64_t least = scanner_thread_bytes(s), afford = least ? total / least : threads;
     if (afford < threads)
         threads = afford > 1 ? (unsigned)afford : 1;
     if (st == FL_OK && threads > 1)
-        st = cut_segments(&l, threads, scanner_segment_bytes(s));
+        st = cut_segments(&l, total, threads, scanner_segment_bytes(s));
     if (st == FL_OK && (errors = calloc(l.n ? l.n : 1, sizeof *errors)) == NULL)
         st = FL_ERR_NOMEM;
     if (st != FL_OK)
         goto out;
     if (threads > l.n)
         threads = l.n ? (unsigned)l.n : 1;
-    uint64_t total = total_bytes(&l);
     /* contiguous runs of about total/threads bytes each */
     size_t start = 0;
     for (unsigned t = 0; t < threads && start < l.n; t++) {
