@@ -87,7 +87,8 @@ static void print_hits(const struct fl_kb *kb, const struct counts *c, size_t n)
         if (best == kb->npatterns)
             return;
         const struct pattern *p = &kb->patterns[best];
-        const char *signal = p->entry < 0 ? "" : kb->entries[p->entry].signals[p->signal].name;
+        const struct entry *e = p->entry < 0 ? NULL : &kb->entries[p->entry];
+        const char *signal = e ? entry_str(e, e->signals[p->signal].name) : "";
         printf("%12llu  %s %s  ", c->per_pattern[best], pattern_name(kb, p), signal);
         print_expr(kb_text(kb, p->hs_expr));
         c->per_pattern[best] = 0;

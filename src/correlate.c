@@ -1812,12 +1812,12 @@ static enum fl_status gather_candidates(struct correlator *c, struct extractor *
         struct entry_state *st = &c->st[i];
         for (size_t j = 0; j < e->nsignals; j++)
             if (e->signals[j].kind == SIGNAL_CONFIG) {
-                const struct config_test *t = &e->signals[j].cfg;
+                const struct config_test t = signal_config(e, &e->signals[j]);
                 char name[FACT_KEY_MAX + 1], nbuf[16], obuf[16];
-                const char *other = config_value_fact(t, name, sizeof name);
+                const char *other = config_value_fact(&t, name, sizeof name);
                 st->counts[j] = config_eval_against(
-                    t, facts_lookup(&x->facts, t->fact, nbuf, sizeof nbuf),
-                    other ? facts_lookup(&x->facts, other, obuf, sizeof obuf) : t->value);
+                    &t, facts_lookup(&x->facts, t.fact, nbuf, sizeof nbuf),
+                    other ? facts_lookup(&x->facts, other, obuf, sizeof obuf) : t.value);
             }
         if (!condition_eval(e, st->counts) || st->nranks == 0)
             continue;
@@ -1966,7 +1966,7 @@ static void explain_candidate(struct buf *b, const struct run_analysis *a, const
                e->collateral ? "collateral" : "primary", verdict, cd->matched);
     for (size_t i = 0; i < e->nsignals; i++)
         if (cd->st->counts[i])
-            buf_printf(b, " %s×%lu", e->signals[i].name, cd->st->counts[i]);
+            buf_printf(b, " %s×%lu", entry_str(e, e->signals[i].name), cd->st->counts[i]);
     buf_putc(b, '\n');
 }
 

@@ -231,14 +231,14 @@ const char *fl_kb_entry_reference(const struct fl_kb *kb, size_t i, size_t j)
 {
     if (kb == NULL || i >= kb->nentries || j >= kb->entries[i].nreferences)
         return NULL;
-    return kb->entries[i].references[j];
+    return entry_str(&kb->entries[i], kb->entries[i].references[j]);
 }
 
 const char *fl_kb_entry_related(const struct fl_kb *kb, size_t i, size_t j)
 {
     if (kb == NULL || i >= kb->nentries || j >= kb->entries[i].nrelated)
         return NULL;
-    return kb->entries[i].related[j];
+    return entry_str(&kb->entries[i], kb->entries[i].related[j]);
 }
 
 long fl_kb_find(const struct fl_kb *kb, const char *id)
@@ -251,10 +251,9 @@ long fl_kb_find(const struct fl_kb *kb, const char *id)
 
 /* grep -E and rg share POSIX ERE for what KB regexes use, except named groups and the escapes
  * below; literals are escaped so that both read them as fixed text. */
-static void write_ere(FILE *out, const struct signal *sig, enum fl_pattern_dialect dialect)
+static void write_ere(FILE *out, const char *s, bool literal, enum fl_pattern_dialect dialect)
 {
-    const char *s = sig->text;
-    if (sig->kind == SIGNAL_LITERAL) {
+    if (literal) {
         for (; *s; s++) {
             if (strchr("\\.[]()*+?{}|^$", *s))
                 fputc('\\', out);
@@ -306,10 +305,11 @@ enum fl_status fl_kb_write_patterns(const struct fl_kb *kb, enum fl_pattern_dial
 {
     for (size_t i = 0; i < kb->nentries; i++)
         for (size_t j = 0; j < kb->entries[i].nsignals; j++) {
-            const struct signal *sig = &kb->entries[i].signals[j];
+            const struct entry *e = &kb->entries[i];
+            const struct signal *sig = &e->signals[j];
             if (sig->kind == SIGNAL_CONFIG)
                 continue;
-            write_ere(out, sig, dialect);
+            write_ere(out, entry_str(e, sig->text), sig->kind == SIGNAL_LITERAL, dialect);
             fputc('\n', out);
         }
     return ferror(out) ? FL_ERR_IO : FL_OK;

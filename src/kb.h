@@ -24,28 +24,41 @@
 
 #define KB_MAX_ENTRIES 4096
 #define KB_MAX_SIGNALS 64
+#define KB_MAX_STRINGS (4u << 20) /* an entry's list items and signal texts (struct entry) */
 
 enum signal_kind { SIGNAL_LITERAL, SIGNAL_REGEX, SIGNAL_CONFIG };
 enum cmp_op { CMP_EQ, CMP_NE, CMP_GE, CMP_LE, CMP_GT, CMP_LT, CMP_PRESENT, CMP_ABSENT };
 
+/* A config test as config_parse makes it (its texts malloc'd: config_test_free), or as
+ * signal_config shows a signal's (its texts in the entry's strings). */
 struct config_test {
-    char *fact;
+    const char *fact;
     enum cmp_op op;
-    char *value;
+    const char *value;
 };
 
-/* tools/kbgen.c writes struct signal, struct cond_insn, struct entry and struct pattern as C
- * initialisers, field by field: a new field must be written there too (test_kb_embedded checks
- * the written KB against the one parsed and built at run time). */
+/* tools/kbgen.c writes struct signal, struct cond_insn, struct kb_entry_image and struct pattern
+ * as C initialisers, field by field: a new field must be written there too (test_kb_embedded
+ * checks the written KB against the one parsed and built at run time).
+ *
+ * A signal's texts, like the items of an entry's lists, are offsets into its entry's strings
+ * (entry_str), not pointers, for the reason struct pattern's are: the build's signals (52 KB) and
+ * lists are then read-only data that the dynamic loader of a position-independent program need
+ * not relocate, which would write, and so copy, every page of them at every start. Offset 0 is
+ * no text. */
 struct signal {
-    char *name;
+    uint32_t name;
     enum signal_kind kind;
-    char *text;        /* literal or regex source; config source for SIGNAL_CONFIG */
-    char *prefilter;   /* regex: what Vectorscan looks for instead (every match holds it), or NULL */
+    uint32_t text;      /* literal or regex source; config source for SIGNAL_CONFIG */
+    uint32_t prefilter; /* regex: what Vectorscan looks for instead (every match holds it), or 0 */
     bool nocase;
     bool positive;     /* appears outside any `not` in the condition: its lines are evidence */
     bool supporting;   /* not named by the condition: evidence that never decides or ranks */
-    struct config_test cfg;
+    struct {           /* SIGNAL_CONFIG: the parsed test (signal_config) */
+        uint32_t fact;
+        enum cmp_op op;
+        uint32_t value;
+    } cfg;
     int pattern;       /* index into kb->patterns, or -1 for config signals */
     unsigned line;     /* where it is defined in the entry's file */
 };
@@ -66,7 +79,8 @@ struct condition {
 struct entry {
     char *id, *title, *category, *severity, *path;
     bool collateral;
-    char **tags, **systems, **related, **references;
+    char *strings;          /* the texts that the lists and signals hold offsets of */
+    uint32_t *tags, *systems, *related, *references; /* offsets into strings */
     size_t ntags, nsystems, nrelated, nreferences;
     struct signal *signals;
     size_t nsignals;
@@ -78,6 +92,19 @@ struct entry {
                                builds its own patterns, which write to them (signals_owned) */
     bool signals_owned;     /* an embedded entry's `signals` are a copy the KB owns */
 };
+
+/* The text at offset off of e's strings, or NULL for offset 0. */
+static inline const char *entry_str(const struct entry *e, uint32_t off)
+{
+    return off ? e->strings + off : NULL;
+}
+
+/* Config signal sig's test, its texts in e's strings (not to be freed). */
+static inline struct config_test signal_config(const struct entry *e, const struct signal *sig)
+{
+    return (struct config_test){entry_str(e, sig->cfg.fact), sig->cfg.op,
+                                entry_str(e, sig->cfg.value)};
+}
 
 /* Built-in patterns of the extractors; their handler lives in extract.c. */
 enum builtin {
@@ -206,6 +233,8 @@ bool config_eval_against(const struct config_test *t, const char *value, const c
 /* The other fact's name, written into name (len bytes), or NULL when the value is not `$name`. */
 const char *config_value_fact(const struct config_test *t, char *name, size_t len);
 enum fl_status config_parse(const char *src, struct config_test *out, char *why, size_t whylen);
+/* Frees what config_parse allocated. */
+void config_test_free(struct config_test *t);
 
 /* kb_atoms.c */
 #define ATOM_MIN 8      /* the shortest atom a regex may be reduced to */
@@ -220,7 +249,7 @@ void kb_atom_model_free(struct atom_model *m);
 size_t kb_atom_window(const struct atom_model *m, const char *s, size_t *off);
 /* The atoms of a regex signal (one per top-level alternative), or 0 when one alternative has
  * none of ATOM_MIN characters or one occurs in kb/common-lines.txt. */
-size_t kb_regex_atoms(const struct fl_kb *kb, const struct signal *sig,
+size_t kb_regex_atoms(const struct fl_kb *kb, const struct entry *e, const struct signal *sig,
                       char atoms[ATOMS_MAX][ATOM_MAX + 1]);
 /* True when text occurs in kb/common-lines.txt. */
 bool kb_common_text(const struct fl_kb *kb, const char *text, bool nocase);
@@ -239,10 +268,33 @@ static inline const char *kb_text(const struct fl_kb *kb, uint32_t off)
 /* kb.c: a scratch for kb->db, allocated or the spare one; the caller frees it. NULL: no memory. */
 hs_scratch_t *kb_take_scratch(const struct fl_kb *kb);
 
-/* kb_embedded.c (generated at build time): the entries already parsed, with `embedded` set;
- * their signals are copied before use (compiling a KB writes their pattern indexes). */
-extern const struct entry kb_embedded_entries[];
+/* A shipped entry as kb_embedded.c holds it: struct entry with every pointer an offset, into
+ * kb_embedded_strings (texts), kb_embedded_lists (list items), kb_embedded_signals and
+ * kb_embedded_conds, so that the table, like the signals and lists, is read-only data with no
+ * relocation (struct signal). kb_embedded_entry makes the struct entry. */
+struct kb_entry_image {
+    uint32_t id, title, category, severity, path, markdown;
+    uint32_t body_offset;
+    bool collateral;
+    uint32_t tags, systems, related, references; /* first item in kb_embedded_lists */
+    uint32_t ntags, nsystems, nrelated, nreferences;
+    uint32_t signals; /* first signal in kb_embedded_signals */
+    uint32_t nsignals;
+    uint32_t cond;    /* first instruction in kb_embedded_conds */
+    uint32_t cond_len;
+};
+
+/* kb_embedded.c (generated at build time): the entries already parsed. Their signals are copied
+ * before use when a KB builds its own patterns (which writes their pattern indexes). */
+extern const struct kb_entry_image kb_embedded_images[];
 extern const size_t kb_embedded_count;
+extern const char kb_embedded_strings[];
+extern const uint32_t kb_embedded_lists[];
+extern const struct signal kb_embedded_signals[];
+extern const struct cond_insn kb_embedded_conds[];
+/* kb_embedded_load.c: shipped entry i as a struct entry (with `embedded` set) pointing into the
+ * tables above. */
+struct entry kb_embedded_entry(size_t i);
 extern const struct kb_prebuilt kb_embedded_prebuilt;
 extern const char kb_embedded_common[];
 

@@ -221,12 +221,12 @@ bool kb_common_text(const struct fl_kb *kb, const char *text, bool nocase)
 
 /* The atoms of a regex, or 0 when one of its branches has none long enough, or one occurs in
  * the lines healthy logs print all the time (it would send them all to PCRE2). */
-size_t kb_regex_atoms(const struct fl_kb *kb, const struct signal *sig,
-                          char atoms[ATOMS_MAX][ATOM_MAX + 1])
+size_t kb_regex_atoms(const struct fl_kb *kb, const struct entry *e, const struct signal *sig,
+                      char atoms[ATOMS_MAX][ATOM_MAX + 1])
 {
     const char *starts[ATOMS_MAX];
     size_t lens[ATOMS_MAX], n;
-    if (!top_branches(sig->text, starts, lens, &n))
+    if (!top_branches(entry_str(e, sig->text), starts, lens, &n))
         return 0;
     for (size_t i = 0; i < n; i++)
         if (branch_atom(starts[i], lens[i], atoms[i]) < ATOM_MIN ||

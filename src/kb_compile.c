@@ -109,18 +109,18 @@ static bool vectorscan_takes(const char *expr, unsigned flags, bool *empty, hs_c
 static enum fl_status check_prefilter(const struct entry *e, const struct signal *sig,
                                       struct fl_error *err)
 {
+    const char *name = entry_str(e, sig->name);
     unsigned flags = HS_FLAG_MULTILINE | (sig->nocase ? HS_FLAG_CASELESS : 0);
     bool empty;
     hs_compile_error_t *ce;
-    if (!vectorscan_takes(sig->prefilter, flags, &empty, &ce)) {
+    if (!vectorscan_takes(entry_str(e, sig->prefilter), flags, &empty, &ce)) {
         enum fl_status st = error_set(err, FL_ERR_PATTERN, e->path, sig->line, 1,
-                                      "signal '%s': prefilter: Vectorscan: %s", sig->name,
-                                      ce->message);
+                                      "signal '%s': prefilter: Vectorscan: %s", name, ce->message);
         hs_free_compile_error(ce);
         return st;
     }
     return empty ? error_set(err, FL_ERR_PATTERN, e->path, sig->line, 1,
-                             "signal '%s': the prefilter can match an empty string", sig->name)
+                             "signal '%s': the prefilter can match an empty string", name)
                  : FL_OK;
 }
 
@@ -129,16 +129,17 @@ static enum fl_status check_prefilter(const struct entry *e, const struct signal
 static enum fl_status check_regex(const struct entry *e, const struct signal *sig, bool *captures,
                                   bool *approx, struct fl_error *err)
 {
+    const char *name = entry_str(e, sig->name), *text = entry_str(e, sig->text);
     int rc;
     PCRE2_SIZE off;
-    pcre2_code *re = pcre2_compile((PCRE2_SPTR)sig->text, PCRE2_ZERO_TERMINATED,
+    pcre2_code *re = pcre2_compile((PCRE2_SPTR)text, PCRE2_ZERO_TERMINATED,
                                    (sig->nocase ? PCRE2_CASELESS : 0) | PCRE2_MULTILINE, &rc, &off,
                                    NULL);
     if (re == NULL) {
         PCRE2_UCHAR msg[256];
         pcre2_get_error_message(rc, msg, sizeof msg);
         return error_set(err, FL_ERR_PATTERN, e->path, sig->line, (unsigned)off + 1,
-                         "signal '%s': %s", sig->name, (const char *)msg);
+                         "signal '%s': %s", name, (const char *)msg);
     }
     uint32_t ncap = 0;
     pcre2_pattern_info(re, PCRE2_INFO_CAPTURECOUNT, &ncap);
@@ -148,11 +149,11 @@ static enum fl_status check_regex(const struct entry *e, const struct signal *si
     unsigned flags = HS_FLAG_MULTILINE | (sig->nocase ? HS_FLAG_CASELESS : 0);
     bool empty;
     hs_compile_error_t *ce;
-    if (!vectorscan_takes(sig->text, flags, &empty, &ce)) {
+    if (!vectorscan_takes(text, flags, &empty, &ce)) {
         hs_free_compile_error(ce);
-        if (!vectorscan_takes(sig->text, flags | HS_FLAG_PREFILTER, &empty, &ce)) {
+        if (!vectorscan_takes(text, flags | HS_FLAG_PREFILTER, &empty, &ce)) {
             enum fl_status st = error_set(err, FL_ERR_PATTERN, e->path, sig->line, 1,
-                                          "signal '%s': Vectorscan: %s", sig->name, ce->message);
+                                          "signal '%s': Vectorscan: %s", name, ce->message);
             hs_free_compile_error(ce);
             return st;
         }
@@ -160,7 +161,7 @@ static enum fl_status check_regex(const struct entry *e, const struct signal *si
     }
     if (empty)
         return error_set(err, FL_ERR_PATTERN, e->path, sig->line, 1,
-                         "signal '%s' can match an empty string", sig->name);
+                         "signal '%s' can match an empty string", name);
     return FL_OK;
 }
 
@@ -191,18 +192,19 @@ static enum fl_status build_signals(struct fl_kb *kb, const struct atom_model *m
             struct signal *sig = &e->signals[si];
             if (sig->kind == SIGNAL_CONFIG)
                 continue;
+            const char *text = entry_str(e, sig->text);
             struct pattern p = {.entry = (int)ei, .signal = (int)si, .nocase = sig->nocase};
             p.hs_flags = sig->nocase ? HS_FLAG_CASELESS : 0;
             sig->pattern = (int)kb->npatterns;
             if (sig->kind == SIGNAL_LITERAL) {
-                bool whole = strlen(sig->text) <= ATOM_WINDOW || strchr(sig->text, '\n');
+                bool whole = strlen(text) <= ATOM_WINDOW || strchr(text, '\n');
                 size_t end = 0;
-                if ((st = add_text(kb, whole ? hex_literal(sig->text, strlen(sig->text))
-                                             : window_literal(m, sig->text, &end),
+                if ((st = add_text(kb, whole ? hex_literal(text, strlen(text))
+                                             : window_literal(m, text, &end),
                                    true, &p.hs_expr)) != FL_OK ||
-                    (st = add_text(kb, whole ? NULL : sig->text, false, &p.literal)) != FL_OK)
+                    (st = add_text(kb, whole ? NULL : text, false, &p.literal)) != FL_OK)
                     return st;
-                p.literal_len = whole ? 0 : (unsigned)strlen(sig->text);
+                p.literal_len = whole ? 0 : (unsigned)strlen(text);
                 p.window_end = (unsigned)end;
                 if ((st = add_pattern(kb, p)) != FL_OK)
                     return st;
@@ -217,22 +219,22 @@ static enum fl_status build_signals(struct fl_kb *kb, const struct atom_model *m
                     return st;
                 p.hs_flags |= HS_FLAG_MULTILINE;
                 p.confirm = true;
-                if ((st = add_text(kb, sig->prefilter, false, &p.hs_expr)) != FL_OK ||
-                    (st = add_expr(kb, sig->text, &p.pcre_expr)) != FL_OK ||
+                if ((st = add_text(kb, entry_str(e, sig->prefilter), false, &p.hs_expr)) != FL_OK ||
+                    (st = add_expr(kb, text, &p.pcre_expr)) != FL_OK ||
                     (st = add_pattern(kb, p)) != FL_OK)
                     return st;
                 continue;
             }
             char atoms[ATOMS_MAX][ATOM_MAX + 1];
-            size_t natoms = kb_regex_atoms(kb, sig, atoms);
-            bool flags = inline_options(sig->text);
+            size_t natoms = kb_regex_atoms(kb, e, sig, atoms);
+            bool flags = inline_options(text);
             for (size_t a = 0; a < natoms; a++) {
                 struct pattern q = p;
                 q.confirm = true;
                 size_t end;
                 if ((st = add_text(kb, window_literal(m, atoms[a], &end), true, &q.hs_expr)) !=
                         FL_OK ||
-                    (st = add_expr(kb, sig->text, &q.pcre_expr)) != FL_OK)
+                    (st = add_expr(kb, text, &q.pcre_expr)) != FL_OK)
                     return st;
                 /* the atom is text its branch must hold as written: a line that holds only its
                  * window goes to PCRE2 through the atom of another branch, if any */
@@ -249,8 +251,8 @@ static enum fl_status build_signals(struct fl_kb *kb, const struct atom_model *m
                 continue;
             p.hs_flags |= HS_FLAG_MULTILINE | (approx ? HS_FLAG_PREFILTER : 0);
             p.confirm = approx;
-            if ((st = add_text(kb, sig->text, false, &p.hs_expr)) != FL_OK ||
-                (st = add_expr(kb, captures || approx ? sig->text : NULL, &p.pcre_expr)) !=
+            if ((st = add_text(kb, text, false, &p.hs_expr)) != FL_OK ||
+                (st = add_expr(kb, captures || approx ? text : NULL, &p.pcre_expr)) !=
                     FL_OK ||
                 (st = add_pattern(kb, p)) != FL_OK)
                 return st;
@@ -330,7 +332,8 @@ enum fl_status kb_compile_pattern_db(struct fl_kb *kb, struct fl_error *err)
         if (p && p->entry >= 0) {
             const struct entry *e = &kb->entries[p->entry];
             st = error_set(err, FL_ERR_PATTERN, e->path, e->signals[p->signal].line, 1,
-                           "signal '%s': Vectorscan: %s", e->signals[p->signal].name, ce->message);
+                           "signal '%s': Vectorscan: %s", entry_str(e, e->signals[p->signal].name),
+                           ce->message);
         } else {
             st = error_set(err, FL_ERR_PATTERN, NULL, 0, 0, "Vectorscan: %s", ce->message);
         }

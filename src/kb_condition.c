@@ -61,9 +61,11 @@ static enum fl_status emit(struct parser *ps, struct cond_insn insn)
 
 static int signal_index(struct parser *ps, const char *name, size_t n)
 {
-    for (size_t i = 0; i < ps->e->nsignals; i++)
-        if (strlen(ps->e->signals[i].name) == n && strncmp(ps->e->signals[i].name, name, n) == 0)
+    for (size_t i = 0; i < ps->e->nsignals; i++) {
+        const char *si = entry_str(ps->e, ps->e->signals[i].name);
+        if (strlen(si) == n && strncmp(si, name, n) == 0)
             return (int)i;
+    }
     return -1;
 }
 
@@ -293,6 +295,13 @@ enum fl_status config_parse(const char *src, struct config_test *out, char *why,
     }
     out->value = xstrndup(p, n);
     return out->fact && out->value ? FL_OK : FL_ERR_NOMEM;
+}
+
+void config_test_free(struct config_test *t)
+{
+    free((char *)t->fact);
+    free((char *)t->value);
+    t->fact = t->value = NULL;
 }
 
 /* A number, or a size as PyTorch's allocator and the other tools print it ("546.00 MiB", "3 GiB",

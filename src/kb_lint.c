@@ -91,18 +91,19 @@ static void walk_error(void *vctx, const char *path, const char *msg)
 }
 
 /* Longest run of plain characters a literal prefilter could use. */
-static size_t longest_literal(const struct signal *sig)
+static size_t longest_literal(const struct entry *e, const struct signal *sig)
 {
+    const char *text = entry_str(e, sig->text);
     if (sig->kind == SIGNAL_LITERAL)
-        return strlen(sig->text);
+        return strlen(text);
     size_t best = 0, run = 0;
     int depth = 0;
-    for (const char *p = sig->text; *p; p++) {
+    for (const char *p = text; *p; p++) {
         if (*p == '\\' && p[1]) {
             p++;
             bool lit = !isalnum((unsigned char)*p);
             run = lit ? run + 1 : 0;
-        } else if (*p == '^' && (p == sig->text || p[-1] == '(' || p[-1] == '|')) {
+        } else if (*p == '^' && (p == text || p[-1] == '(' || p[-1] == '|')) {
             /* a line anchor stands for the newline before the line: `^Killed$` is the 8 bytes
                "\nKilled\n", as distinctive as any 8-character literal */
             run = 1;
@@ -235,7 +236,7 @@ static void cover_lines(const struct entry *e, pcre2_code **re, pcre2_match_data
             if (covered[i] || sig->kind == SIGNAL_CONFIG)
                 continue;
             if (sig->kind == SIGNAL_LITERAL)
-                covered[i] = contains(p, n, sig->text, sig->nocase);
+                covered[i] = contains(p, n, entry_str(e, sig->text), sig->nocase);
             else if (re[i])
                 covered[i] = pcre2_match(re[i], (PCRE2_SPTR)p, n, 0, 0, md, NULL) >= 0;
         }
@@ -263,7 +264,7 @@ static void lint_fixture_lines(struct lint *l, const struct entry *e, const char
             continue;
         int rc;
         PCRE2_SIZE off;
-        re[i] = pcre2_compile((PCRE2_SPTR)sig->text, PCRE2_ZERO_TERMINATED,
+        re[i] = pcre2_compile((PCRE2_SPTR)entry_str(e, sig->text), PCRE2_ZERO_TERMINATED,
                               (sig->nocase ? PCRE2_CASELESS : 0) | PCRE2_MULTILINE, &rc, &off,
                               NULL);
     }
@@ -281,7 +282,7 @@ static void lint_fixture_lines(struct lint *l, const struct entry *e, const char
                             (e->signals[i].kind == SIGNAL_REGEX && re[i] != NULL)))
             report(l, 0, e->path, e->signals[i].line,
                    "signal '%s' matches no line of the entry's fixtures (%s): add a fixture with "
-                   "the real text it was written for", e->signals[i].name, dir);
+                   "the real text it was written for", entry_str(e, e->signals[i].name), dir);
 out:
     for (size_t i = 0; re && i < e->nsignals; i++)
         pcre2_code_free(re[i]);
@@ -341,10 +342,10 @@ static bool module_known(const struct entry *e, const char *mod, size_t mn)
         if (names_module(known_modules[i], mod, mn))
             return true;
     for (size_t i = 0; i < e->nsystems; i++)
-        if (names_module(e->systems[i], mod, mn))
+        if (names_module(entry_str(e, e->systems[i]), mod, mn))
             return true;
     for (size_t i = 0; i < e->ntags; i++)
-        if (names_module(e->tags[i], mod, mn))
+        if (names_module(entry_str(e, e->tags[i]), mod, mn))
             return true;
     return false;
 }
@@ -556,22 +557,24 @@ static void lint_entry(struct lint *l, const struct entry *e)
     if (e->nreferences == 0)
         report(l, 1, e->path, 0, "no references: at least one https URL is required%s%s", NULL, NULL);
     for (size_t i = 0; i < e->nrelated; i++)
-        if (fl_kb_find(l->kb, e->related[i]) < 0)
-            report(l, 1, e->path, 0, "related id '%s' does not exist%s", e->related[i], NULL);
+        if (fl_kb_find(l->kb, entry_str(e, e->related[i])) < 0)
+            report(l, 1, e->path, 0, "related id '%s' does not exist%s",
+                   entry_str(e, e->related[i]), NULL);
     for (size_t i = 0; i < e->nsignals; i++) {
         const struct signal *sig = &e->signals[i];
-        if (sig->kind == SIGNAL_LITERAL && kb_common_text(l->kb, sig->text, sig->nocase))
+        const char *name = entry_str(e, sig->name), *text = entry_str(e, sig->text);
+        if (sig->kind == SIGNAL_LITERAL && kb_common_text(l->kb, text, sig->nocase))
             report(l, 0, e->path, sig->line,
                    "literal signal '%s' occurs in kb/common-lines.txt: it matches healthy logs%s",
-                   sig->name, NULL);
-        if (sig->kind != SIGNAL_CONFIG && longest_literal(sig) < WEAK_LITERAL)
+                   name, NULL);
+        if (sig->kind != SIGNAL_CONFIG && longest_literal(e, sig) < WEAK_LITERAL)
             report(l, 0, e->path, sig->line,
                    "signal '%s' has no distinctive literal of 8 characters: it slows every scan "
-                   "and may match healthy logs%s", sig->name, NULL);
-        if (sig->kind == SIGNAL_REGEX && nested_quantifier(sig->text))
+                   "and may match healthy logs%s", name, NULL);
+        if (sig->kind == SIGNAL_REGEX && nested_quantifier(text))
             report(l, 0, e->path, sig->line,
                    "signal '%s' repeats a group that itself repeats with nothing fixed between, "
-                   "like (a+)+: a near miss makes PCRE2 backtrack exponentially%s", sig->name, NULL);
+                   "like (a+)+: a near miss makes PCRE2 backtrack exponentially%s", name, NULL);
     }
     lint_condition(l, e);
     lint_verify_imports(l, e);

@@ -33,6 +33,8 @@ struct loader {
     yaml_document_t doc;
     unsigned line_base; /* line of the first front-matter line in the file, minus one */
     struct fl_error *err;
+    struct entry *e;
+    struct buf strings; /* e->strings while they grow: the entry owns the data */
 };
 
 static enum fl_status fail_at(struct loader *ld, yaml_node_t *node, const char *fmt, const char *a,
@@ -68,13 +70,27 @@ static enum fl_status get_string(struct loader *ld, yaml_node_t *n, const char *
     return *out ? FL_OK : FL_ERR_NOMEM;
 }
 
-static enum fl_status get_list(struct loader *ld, yaml_node_t *n, const char *key, char ***out,
+/* Appends s, the text of node n, to the entry's strings; *off: where it starts (struct signal:
+ * 0 is no text, so the strings start with an empty one). */
+static enum fl_status add_str(struct loader *ld, yaml_node_t *n, const char *s, uint32_t *off)
+{
+    enum fl_status st = ld->strings.len ? FL_OK : buf_putc(&ld->strings, '\0');
+    *off = (uint32_t)ld->strings.len;
+    if (st == FL_OK)
+        st = buf_append(&ld->strings, s, strlen(s) + 1);
+    ld->e->strings = ld->strings.data;
+    if (st == FL_ERR_LIMIT) /* YAML aliases can repeat a text many times */
+        return fail_at(ld, n, "the entry's texts exceed 4 MiB%s%s", NULL, NULL);
+    return st;
+}
+
+static enum fl_status get_list(struct loader *ld, yaml_node_t *n, const char *key, uint32_t **out,
                                size_t *count)
 {
     if (n->type != YAML_SEQUENCE_NODE)
         return fail_at(ld, n, "'%s' must be a list%s", key, NULL);
     size_t len = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
-    char **v = calloc(len + 1, sizeof *v);
+    uint32_t *v = calloc(len ? len : 1, sizeof *v);
     if (v == NULL)
         return FL_ERR_NOMEM;
     *out = v;
@@ -83,8 +99,9 @@ static enum fl_status get_list(struct loader *ld, yaml_node_t *n, const char *ke
         const char *s = scalar(it);
         if (s == NULL)
             return fail_at(ld, it, "items of '%s' must be strings%s", key, NULL);
-        if ((v[i] = xstrdup(s)) == NULL)
-            return FL_ERR_NOMEM;
+        enum fl_status st = add_str(ld, it, s, &v[i]);
+        if (st != FL_OK)
+            return st;
         *count = i + 1;
     }
     return FL_OK;
@@ -103,13 +120,31 @@ static bool valid_name(const char *s, bool dash)
 
 /* A signal's literal, regex, config or prefilter text: a non-empty string (replacing *out). */
 static enum fl_status get_pattern_text(struct loader *ld, yaml_node_t *v, const char *key,
-                                       char **out)
+                                       uint32_t *out)
 {
-    free(*out);
-    *out = NULL;
-    enum fl_status st = get_string(ld, v, key, out);
-    if (st == FL_OK && (*out)[0] == '\0')
+    const char *s = scalar(v);
+    if (s == NULL)
+        return fail_at(ld, v, "'%s' must be a string%s", key, NULL);
+    if (s[0] == '\0')
         return fail_at(ld, v, "'%s' must not be empty%s", key, NULL);
+    return add_str(ld, v, s, out);
+}
+
+/* A config signal's test, its texts kept in the entry's strings. */
+static enum fl_status parse_config(struct loader *ld, yaml_node_t *v, struct signal *sig)
+{
+    const char *src = entry_str(ld->e, sig->text);
+    struct config_test t;
+    char why[200];
+    if (config_parse(src, &t, why, sizeof why) != FL_OK) {
+        config_test_free(&t);
+        return fail_at(ld, v, "config '%s': %s", src, why);
+    }
+    sig->cfg.op = t.op;
+    enum fl_status st = add_str(ld, v, t.fact, &sig->cfg.fact);
+    if (st == FL_OK && t.value)
+        st = add_str(ld, v, t.value, &sig->cfg.value);
+    config_test_free(&t);
     return st;
 }
 
@@ -132,22 +167,22 @@ static enum fl_status parse_signal(struct loader *ld, yaml_node_t *n, struct sig
         if (duplicate_key(ld, n, p, key))
             return fail_at(ld, k, "duplicate signal key '%s'%s", key, NULL);
         if (strcmp(key, "name") == 0) {
-            if ((st = get_string(ld, v, key, &sig->name)) != FL_OK)
-                return st;
-            if (!valid_name(sig->name, false))
-                return fail_at(ld, v, "signal name '%s' must match [a-z_][a-z0-9_]*%s", sig->name,
+            const char *name = scalar(v);
+            if (name == NULL)
+                return fail_at(ld, v, "'%s' must be a string%s", key, NULL);
+            if (!valid_name(name, false))
+                return fail_at(ld, v, "signal name '%s' must match [a-z_][a-z0-9_]*%s", name,
                                NULL);
+            if ((st = add_str(ld, v, name, &sig->name)) != FL_OK)
+                return st;
         } else if (strcmp(key, "literal") == 0 || strcmp(key, "regex") == 0 ||
                    strcmp(key, "config") == 0) {
             kinds++;
             sig->kind = key[0] == 'l' ? SIGNAL_LITERAL : key[0] == 'r' ? SIGNAL_REGEX : SIGNAL_CONFIG;
             if ((st = get_pattern_text(ld, v, key, &sig->text)) != FL_OK)
                 return st;
-            if (sig->kind == SIGNAL_CONFIG) {
-                char why[200];
-                if (config_parse(sig->text, &sig->cfg, why, sizeof why) != FL_OK)
-                    return fail_at(ld, v, "config '%s': %s", sig->text, why);
-            }
+            if (sig->kind == SIGNAL_CONFIG && (st = parse_config(ld, v, sig)) != FL_OK)
+                return st;
         } else if (strcmp(key, "prefilter") == 0) {
             if ((st = get_pattern_text(ld, v, key, &sig->prefilter)) != FL_OK)
                 return st;
@@ -158,13 +193,14 @@ static enum fl_status parse_signal(struct loader *ld, yaml_node_t *n, struct sig
             return fail_at(ld, k, "unknown signal key '%s'%s", key, NULL);
         }
     }
-    if (sig->name == NULL)
+    const char *name = entry_str(ld->e, sig->name);
+    if (name == NULL)
         return fail_at(ld, n, "signal without a name%s%s", NULL, NULL);
     if (kinds != 1)
-        return fail_at(ld, n, "signal '%s' needs exactly one of literal, regex, config%s", sig->name,
+        return fail_at(ld, n, "signal '%s' needs exactly one of literal, regex, config%s", name,
                        NULL);
     if (sig->prefilter && sig->kind != SIGNAL_REGEX)
-        return fail_at(ld, n, "signal '%s': only a regex takes a prefilter%s", sig->name, NULL);
+        return fail_at(ld, n, "signal '%s': only a regex takes a prefilter%s", name, NULL);
     return FL_OK;
 }
 
@@ -185,9 +221,10 @@ static enum fl_status parse_signals(struct loader *ld, yaml_node_t *n, struct en
         e->nsignals = i + 1;
         if (st != FL_OK)
             return st;
+        const char *name = entry_str(e, e->signals[i].name);
         for (size_t j = 0; j < i; j++)
-            if (strcmp(e->signals[j].name, e->signals[i].name) == 0)
-                return fail_at(ld, it, "duplicate signal name '%s'%s", e->signals[i].name, NULL);
+            if (strcmp(entry_str(e, e->signals[j].name), name) == 0)
+                return fail_at(ld, it, "duplicate signal name '%s'%s", name, NULL);
         any_pattern |= e->signals[i].kind != SIGNAL_CONFIG;
     }
     if (!any_pattern)
@@ -254,8 +291,9 @@ static enum fl_status parse_front_matter(struct loader *ld, struct entry *e)
         return fail_at(ld, root, "unknown severity '%s' (critical, high, medium, low)%s",
                        e->severity, NULL);
     for (size_t i = 0; i < e->nreferences; i++)
-        if (strncmp(e->references[i], "https://", 8) != 0)
-            return fail_at(ld, root, "reference '%s' is not an https URL%s", e->references[i], NULL);
+        if (strncmp(entry_str(e, e->references[i]), "https://", 8) != 0)
+            return fail_at(ld, root, "reference '%s' is not an https URL%s",
+                           entry_str(e, e->references[i]), NULL);
     if (cond) {
         const char *s = scalar(cond);
         if (s == NULL)
@@ -296,7 +334,8 @@ enum fl_status kb_parse_entry(const char *path, const char *text, size_t len, st
     if (!split_front_matter(text, len, &fm_start, &fm_end, &body))
         return error_set(err, FL_ERR_KB, path, 1, 1,
                          "missing YAML front matter (the file must start with a '---' line)");
-    struct loader ld = {.path = path, .line_base = 1, .err = err};
+    struct loader ld = {.path = path, .line_base = 1, .err = err, .e = e};
+    buf_init(&ld.strings, KB_MAX_STRINGS);
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser))
         return FL_ERR_NOMEM;
@@ -320,13 +359,6 @@ enum fl_status kb_parse_entry(const char *path, const char *text, size_t len, st
     return st;
 }
 
-static void free_list(char **v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free(v[i]);
-    free(v);
-}
-
 void kb_entry_free(struct entry *e)
 {
     if (e->embedded) {
@@ -341,17 +373,11 @@ void kb_entry_free(struct entry *e)
     free(e->severity);
     free(e->path);
     free(e->markdown);
-    free_list(e->tags, e->ntags);
-    free_list(e->systems, e->nsystems);
-    free_list(e->related, e->nrelated);
-    free_list(e->references, e->nreferences);
-    for (size_t i = 0; i < e->nsignals; i++) {
-        free(e->signals[i].name);
-        free(e->signals[i].text);
-        free(e->signals[i].prefilter);
-        free(e->signals[i].cfg.fact);
-        free(e->signals[i].cfg.value);
-    }
+    free(e->strings);
+    free(e->tags);
+    free(e->systems);
+    free(e->related);
+    free(e->references);
     free(e->signals);
     condition_free(&e->cond);
     memset(e, 0, sizeof *e);

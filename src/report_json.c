@@ -55,7 +55,7 @@ static json_t *diagnosis_json(const struct diagnosis *d)
     json_object_set_new(o, "verify", str_or_null(d->verify));
     json_t *refs = json_array();
     for (size_t i = 0; d->entry && i < d->entry->nreferences; i++)
-        json_array_append_new(refs, json_string(d->entry->references[i]));
+        json_array_append_new(refs, json_string(entry_str(d->entry, d->entry->references[i])));
     json_object_set_new(o, "references", refs);
     return o;
 }

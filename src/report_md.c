@@ -95,7 +95,7 @@ enum fl_status report_write_markdown(const struct fl_report *r, FILE *out)
         if (d->entry && d->entry->nreferences) {
             fprintf(out, "\n**References.**\n\n");
             for (size_t j = 0; j < d->entry->nreferences; j++)
-                fprintf(out, "- <%s>\n", d->entry->references[j]);
+                fprintf(out, "- <%s>\n", entry_str(d->entry, d->entry->references[j]));
         }
         fputc('\n', out);
     }

@@ -77,7 +77,7 @@ static void write_diagnosis(const struct diagnosis *d, size_t index, const struc
         }
     }
     if (d->entry && d->entry->nreferences)
-        wrap(out, "Reference", d->entry->references[0], s);
+        wrap(out, "Reference", entry_str(d->entry, d->entry->references[0]), s);
     fputc('\n', out);
 }
 

@@ -1189,7 +1189,7 @@ static enum fl_status warn_disabled(const struct fl_scanner *s, struct fl_report
         buf_printf(&b, "signal '%s' of entry '%s' was disabled after its regex ran out of PCRE2's "
                    "match limit on %d lines (nested quantifiers backtrack catastrophically; "
                    "`faultline kb lint` shows where): lines after that were not matched against it",
-                   e->signals[pt->signal].name, e->id, PATTERN_BUDGET);
+                   entry_str(e, e->signals[pt->signal].name), e->id, PATTERN_BUDGET);
         char *w = buf_steal(&b);
         char **grown = w ? realloc(r->warnings, (r->nwarnings + 1) * sizeof *grown) : NULL;
         if (grown == NULL) {

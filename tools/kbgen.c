@@ -4,15 +4,17 @@
  * Usage: kbgen OUT.c KBDIR
  *
  * Loads and compiles every entry under KBDIR exactly as the library does at run time, and writes
- * the result as C data: the entries already parsed (struct entry initialisers: strings, signals,
- * condition programs, the Markdown texts), the pattern table, and the Vectorscan database
- * compiled from it, serialised. Start-up then neither parses YAML nor builds patterns for the
+ * the result as C data: the entries already parsed (their strings, lists, signals, condition
+ * programs and Markdown texts, in tables that refer to each other by offsets, not pointers:
+ * struct kb_entry_image), the pattern table, and the Vectorscan database compiled from it, as
+ * its image. Start-up then neither parses YAML nor builds patterns for the
  * shipped entries. An invalid entry fails the build with its file:line message.
  */
 #include "kb.h"
 #include "db_image.h"
 #include "walk.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,79 +25,153 @@ static void write_bytes(FILE *out, const unsigned char *p, size_t n)
         fprintf(out, "%s%u,", i % 24 == 0 ? "\n" : "", p[i]);
 }
 
-/* A C string literal, or NULL. Printable ASCII stays readable; quotes, backslashes, '?' (no
- * trigraphs) and every other byte become three-digit octal escapes, which unlike \x cannot run
- * into the next character. */
-static void write_str(FILE *out, const char *s)
+/* The shipped entries as kb_embedded.c holds them, gathered before any is written: every
+ * pointer of struct entry and struct signal becomes an offset (kb.h, struct signal), so that
+ * the tables are read-only data which the dynamic loader of a position-independent program does
+ * not relocate at every start, copying every page it writes. */
+struct tables {
+    struct buf strings;   /* every entry's texts, each NUL-terminated, after an empty one */
+    uint32_t *lists;      /* every entry's list items, as offsets into strings */
+    size_t nlists, lists_cap;
+    struct signal *signals; /* every entry's signals, their texts as offsets into strings */
+    size_t nsignals, signals_cap;
+    size_t nconds;        /* condition instructions of the entries before */
+    struct kb_entry_image *images;
+    enum fl_status st;    /* the first failure (out of memory, or past a table's limit) */
+};
+
+/* s's offset in the shipped strings, 0 for NULL (no text). */
+static uint32_t put_str(struct tables *t, const char *s)
 {
-    if (s == NULL) {
-        fputs("NULL", out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?')
-            fputc(c, out);
-        else
-            fprintf(out, "\\%03o", c);
-    }
-    fputc('"', out);
+    if (s == NULL || t->st != FL_OK)
+        return 0;
+    if (t->strings.len == 0 && (t->st = buf_putc(&t->strings, '\0')) != FL_OK)
+        return 0;
+    uint32_t off = (uint32_t)t->strings.len;
+    t->st = buf_append(&t->strings, s, strlen(s) + 1);
+    return off;
 }
 
-/* A NULL-terminated list as get_list makes it (kb_load.c); its name, or NULL when absent. */
-static void write_list(FILE *out, const char *name, size_t i, char **v, size_t n)
+/* One of e's lists: where its items start in the shipped lists. */
+static uint32_t put_list(struct tables *t, const struct entry *e, const uint32_t *v, size_t n)
 {
-    if (v == NULL)
-        return;
-    fprintf(out, "static const char *const %s_%zu[] = {", name, i);
-    for (size_t k = 0; k < n; k++) {
-        write_str(out, v[k]);
-        fputs(", ", out);
+    uint32_t first = (uint32_t)t->nlists;
+    for (size_t k = 0; k < n && t->st == FL_OK; k++) {
+        uint32_t off = put_str(t, entry_str(e, v[k]));
+        if (t->st == FL_OK &&
+            (t->st = GROW(t->lists, t->lists_cap, t->nlists, SIZE_MAX / sizeof off)) == FL_OK)
+            t->lists[t->nlists++] = off;
     }
-    fputs("NULL};\n", out);
+    return first;
 }
 
-static void write_list_ref(FILE *out, const char *field, const char *name, size_t i, char **v,
-                           size_t n)
+static uint32_t put_signals(struct tables *t, const struct entry *e)
 {
-    if (v)
-        fprintf(out, "    .%s = (char **)%s_%zu, .n%s = %zu,\n", field, name, i, field, n);
+    uint32_t first = (uint32_t)t->nsignals;
+    for (size_t k = 0; k < e->nsignals && t->st == FL_OK; k++) {
+        struct signal g = e->signals[k];
+        g.name = put_str(t, entry_str(e, g.name));
+        g.text = put_str(t, entry_str(e, g.text));
+        g.prefilter = put_str(t, entry_str(e, g.prefilter));
+        g.cfg.fact = put_str(t, entry_str(e, g.cfg.fact));
+        g.cfg.value = put_str(t, entry_str(e, g.cfg.value));
+        if (t->st == FL_OK &&
+            (t->st = GROW(t->signals, t->signals_cap, t->nsignals, SIZE_MAX / sizeof g)) == FL_OK)
+            t->signals[t->nsignals++] = g;
+    }
+    return first;
 }
 
-/* Everything of entry i but its Markdown text (text_i), as static data and one initialiser. */
-static void write_entry_data(FILE *out, const struct entry *e, size_t i)
+static void put_entry(struct tables *t, const struct entry *e, size_t i, const char *kbdir)
 {
-    write_list(out, "tags", i, e->tags, e->ntags);
-    write_list(out, "systems", i, e->systems, e->nsystems);
-    write_list(out, "related", i, e->related, e->nrelated);
-    write_list(out, "references", i, e->references, e->nreferences);
-    fprintf(out, "static const struct signal signals_%zu[] = {\n", i);
-    for (size_t k = 0; k < e->nsignals; k++) {
-        const struct signal *g = &e->signals[k];
-        fputs("    {.name = ", out);
-        write_str(out, g->name);
-        fprintf(out, ", .kind = (enum signal_kind)%d, .text = ", (int)g->kind);
-        write_str(out, g->text);
-        fputs(", .prefilter = ", out);
-        write_str(out, g->prefilter);
-        fprintf(out, ", .nocase = %d, .positive = %d, .supporting = %d, .cfg = {.fact = ",
-                g->nocase, g->positive, g->supporting);
-        write_str(out, g->cfg.fact);
-        fprintf(out, ", .op = (enum cmp_op)%d, .value = ", (int)g->cfg.op);
-        write_str(out, g->cfg.value);
-        fprintf(out, "}, .pattern = %d, .line = %u},\n", g->pattern, g->line);
+    /* the path relative to the KB folder, as "kb/<category>/<id>.md" */
+    const char *rel = e->path + strlen(kbdir);
+    while (*rel == '/')
+        rel++;
+    struct buf path;
+    buf_init(&path, 4096);
+    if (t->st == FL_OK)
+        t->st = buf_printf(&path, "kb/%s", rel);
+    struct kb_entry_image *m = &t->images[i];
+    m->id = put_str(t, e->id);
+    m->title = put_str(t, e->title);
+    m->category = put_str(t, e->category);
+    m->severity = put_str(t, e->severity);
+    m->path = put_str(t, path.data);
+    m->markdown = put_str(t, e->markdown);
+    m->body_offset = (uint32_t)e->body_offset;
+    m->collateral = e->collateral;
+    m->tags = put_list(t, e, e->tags, m->ntags = (uint32_t)e->ntags);
+    m->systems = put_list(t, e, e->systems, m->nsystems = (uint32_t)e->nsystems);
+    m->related = put_list(t, e, e->related, m->nrelated = (uint32_t)e->nrelated);
+    m->references = put_list(t, e, e->references, m->nreferences = (uint32_t)e->nreferences);
+    m->signals = put_signals(t, e);
+    m->nsignals = (uint32_t)e->nsignals;
+    m->cond = (uint32_t)t->nconds;
+    m->cond_len = (uint32_t)e->cond.len;
+    t->nconds += e->cond.len;
+    buf_free(&path);
+}
+
+static enum fl_status gather_tables(struct tables *t, const struct fl_kb *kb, const char *kbdir)
+{
+    buf_init(&t->strings, UINT32_MAX);
+    t->images = calloc(kb->nentries ? kb->nentries : 1, sizeof *t->images);
+    if (t->images == NULL)
+        return FL_ERR_NOMEM;
+    for (size_t i = 0; i < kb->nentries; i++)
+        put_entry(t, &kb->entries[i], i, kbdir);
+    return t->st;
+}
+
+static void free_tables(struct tables *t)
+{
+    buf_free(&t->strings);
+    free(t->lists);
+    free(t->signals);
+    free(t->images);
+}
+
+/* Each table ends with a zero item, which no entry refers to, so that none is empty (ISO C). */
+static void write_tables(FILE *out, const struct tables *t, const struct fl_kb *kb)
+{
+    fputs("const char kb_embedded_strings[] = {", out);
+    write_bytes(out, (const unsigned char *)t->strings.data, t->strings.len);
+    fputs("0};\nconst uint32_t kb_embedded_lists[] = {", out);
+    for (size_t k = 0; k < t->nlists; k++)
+        fprintf(out, "%s%uU,", k % 12 == 0 ? "\n" : "", t->lists[k]);
+    fputs("0};\nconst struct signal kb_embedded_signals[] = {\n", out);
+    for (size_t k = 0; k < t->nsignals; k++) {
+        const struct signal *g = &t->signals[k];
+        fprintf(out,
+                "    {.name = %uU, .kind = (enum signal_kind)%d, .text = %uU, .prefilter = %uU, "
+                ".nocase = %d, .positive = %d, .supporting = %d, .cfg = {.fact = %uU, "
+                ".op = (enum cmp_op)%d, .value = %uU}, .pattern = %d, .line = %u},\n",
+                g->name, (int)g->kind, g->text, g->prefilter, g->nocase, g->positive,
+                g->supporting, g->cfg.fact, (int)g->cfg.op, g->cfg.value, g->pattern, g->line);
     }
-    fputs("};\n", out);
-    if (e->cond.len) {
-        fprintf(out, "static const struct cond_insn cond_%zu[] = {\n", i);
-        for (size_t k = 0; k < e->cond.len; k++) {
-            const struct cond_insn *c = &e->cond.code[k];
+    fputs("    {0}};\nconst struct cond_insn kb_embedded_conds[] = {\n", out);
+    for (size_t i = 0; i < kb->nentries; i++)
+        for (size_t k = 0; k < kb->entries[i].cond.len; k++) {
+            const struct cond_insn *c = &kb->entries[i].cond.code[k];
             fprintf(out, "    {(enum cond_op)%d, %d, (enum cmp_op)%d, %ldL},\n", (int)c->op,
                     c->signal, (int)c->cmp, c->n);
         }
-        fputs("};\n", out);
+    fputs("    {0}};\nconst struct kb_entry_image kb_embedded_images[] = {\n", out);
+    for (size_t i = 0; i < kb->nentries; i++) {
+        const struct kb_entry_image *m = &t->images[i];
+        fprintf(out,
+                "  {.id = %uU, .title = %uU, .category = %uU, .severity = %uU, .path = %uU, "
+                ".markdown = %uU, .body_offset = %uU, .collateral = %d,\n"
+                "    .tags = %uU, .systems = %uU, .related = %uU, .references = %uU, "
+                ".ntags = %uU, .nsystems = %uU, .nrelated = %uU, .nreferences = %uU,\n"
+                "    .signals = %uU, .nsignals = %uU, .cond = %uU, .cond_len = %uU},\n",
+                m->id, m->title, m->category, m->severity, m->path, m->markdown, m->body_offset,
+                m->collateral, m->tags, m->systems, m->related, m->references, m->ntags,
+                m->nsystems, m->nrelated, m->nreferences, m->signals, m->nsignals, m->cond,
+                m->cond_len);
     }
+    fprintf(out, "  {0}};\nconst size_t kb_embedded_count = %zu;\n", kb->nentries);
 }
 
 /* The pattern table the database was compiled from, in its order (pattern id = index), and
@@ -116,34 +192,6 @@ static void write_patterns(FILE *out, const struct fl_kb *kb)
                 p->window_end);
     }
     fputs("};\n", out);
-}
-
-static void write_entry(FILE *out, const struct entry *e, size_t i, const char *kbdir)
-{
-    /* the path relative to the KB folder, as "kb/<category>/<id>.md" */
-    const char *rel = e->path + strlen(kbdir);
-    while (*rel == '/')
-        rel++;
-    fputs("  {.id = ", out);
-    write_str(out, e->id);
-    fputs(", .title = ", out);
-    write_str(out, e->title);
-    fputs(",\n    .category = ", out);
-    write_str(out, e->category);
-    fputs(", .severity = ", out);
-    write_str(out, e->severity);
-    fputs(", .path = \"kb/\" ", out);
-    write_str(out, rel);
-    fprintf(out, ", .collateral = %d,\n", e->collateral);
-    write_list_ref(out, "tags", "tags", i, e->tags, e->ntags);
-    write_list_ref(out, "systems", "systems", i, e->systems, e->nsystems);
-    write_list_ref(out, "related", "related", i, e->related, e->nrelated);
-    write_list_ref(out, "references", "references", i, e->references, e->nreferences);
-    fprintf(out, "    .signals = (struct signal *)signals_%zu, .nsignals = %zu,\n", i, e->nsignals);
-    if (e->cond.len)
-        fprintf(out, "    .cond = {(struct cond_insn *)cond_%zu, %zu},\n", i, e->cond.len);
-    fprintf(out, "    .markdown = (char *)text_%zu, .body_offset = %zu, .embedded = true},\n", i,
-            e->body_offset);
 }
 
 /* An entry that does not load or whose patterns do not compile is left out with a warning, so
@@ -218,23 +266,23 @@ int main(int argc, char **argv)
         fl_kb_free(kb);
         return 1;
     }
+    struct tables t = {0};
+    if (gather_tables(&t, kb, argv[2]) != FL_OK) {
+        fprintf(stderr, "kbgen: the knowledge base does not fit its tables\n");
+        free_tables(&t);
+        fl_kb_free(kb);
+        return 1;
+    }
     FILE *out = fopen(argv[1], "w");
     if (out == NULL) {
         perror(argv[1]);
+        free_tables(&t);
+        fl_kb_free(kb);
         return 1;
     }
     fprintf(out, "/* Generated by tools/kbgen.c from kb/: do not edit. */\n#include \"kb.h\"\n\n");
-    for (size_t i = 0; i < kb->nentries; i++) {
-        const struct entry *e = &kb->entries[i];
-        fprintf(out, "static const char text_%zu[] = {", i);
-        write_bytes(out, (const unsigned char *)e->markdown, strlen(e->markdown));
-        fprintf(out, "0};\n");
-        write_entry_data(out, e, i);
-    }
-    fprintf(out, "const struct entry kb_embedded_entries[] = {\n");
-    for (size_t i = 0; i < kb->nentries; i++)
-        write_entry(out, &kb->entries[i], i, argv[2]);
-    fprintf(out, "};\nconst size_t kb_embedded_count = %zu;\n", kb->nentries);
+    write_tables(out, &t, kb);
+    free_tables(&t);
     write_patterns(out, kb);
     size_t image_len;
     if (db_image_write(out, "db_image", kb->db, &image_len) != 0) {

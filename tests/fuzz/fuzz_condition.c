@@ -58,8 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)config_eval(&t, "abc");
         (void)config_eval(&t, NULL);
     }
-    free(t.fact);
-    free(t.value);
+    config_test_free(&t);
     free(src);
     return 0;
 }

@@ -83,17 +83,14 @@ static void config_tests(void **state)
     assert_true(config_eval(&t, "4"));
     assert_false(config_eval(&t, "2"));
     assert_false(config_eval(&t, NULL));
-    free(t.fact);
-    free(t.value);
+    config_test_free(&t);
     assert_int_equal(config_parse("variable_seq_lengths == true", &t, why, sizeof why), FL_OK);
     assert_true(config_eval(&t, "True"));
-    free(t.fact);
-    free(t.value);
+    config_test_free(&t);
     assert_int_equal(config_parse("NCCL_SOCKET_IFNAME absent", &t, why, sizeof why), FL_OK);
     assert_true(config_eval(&t, NULL));
     assert_false(config_eval(&t, "eth0"));
-    free(t.fact);
-    free(t.value);
+    config_test_free(&t);
     /* sizes compare in bytes, whatever unit each side was printed in */
     assert_int_equal(config_parse("oom_free_cache > $oom_request", &t, why, sizeof why), FL_OK);
     char name[64];
@@ -103,21 +100,18 @@ static void config_tests(void **state)
     assert_false(config_eval_against(&t, "736.86 MiB", "2.00 GiB"));
     assert_false(config_eval_against(&t, "512 bytes", "1.00 KiB"));
     assert_false(config_eval_against(&t, "736.86 MiB", NULL));
-    free(t.fact);
-    free(t.value);
+    config_test_free(&t);
     assert_int_equal(config_parse("pipeline_model_parallel_size >= 4", &t, why, sizeof why), FL_OK);
     assert_null(config_value_fact(&t, name, sizeof name));
-    free(t.fact);
-    free(t.value);
+    config_test_free(&t);
     /* a share of another fact */
     assert_int_equal(config_parse("oom_free_cache >= $oom_capacity*0.02", &t, why, sizeof why), FL_OK);
     assert_string_equal(config_value_fact(&t, name, sizeof name), "oom_capacity");
     assert_true(config_eval_against(&t, "736.86 MiB", "15.77 GiB"));
     assert_false(config_eval_against(&t, "765.81 MiB", "79.10 GiB"));
-    free(t.fact);
-    free(t.value);
+    config_test_free(&t);
     assert_int_equal(config_parse("x ~ 3", &t, why, sizeof why), FL_ERR_KB);
-    free(t.fact);
+    config_test_free(&t);
 }
 
 /* A fact printed with different values by different ranks keeps its first value for reports and
@@ -148,8 +142,7 @@ static void distinct_values(void **state)
     assert_false(config_eval(&t, facts_lookup(&g, t.fact, buf, sizeof buf)));
     assert_int_equal(facts_add_all(&g, &f.items[0]), FL_OK);
     assert_true(config_eval(&t, facts_lookup(&g, t.fact, buf, sizeof buf)));
-    free(t.fact);
-    free(t.value);
+    config_test_free(&t);
     /* bounded: values past FACT_VALUES_MAX are not kept */
     for (int i = 0; i < 3 * FACT_VALUES_MAX; i++) {
         char v[16];
@@ -158,7 +151,7 @@ static void distinct_values(void **state)
     }
     assert_int_equal(facts_distinct(&f, "nccl_version"), FACT_VALUES_MAX);
     assert_int_equal(config_parse("# >= 2", &t, why, sizeof why), FL_ERR_KB);
-    free(t.fact);
+    config_test_free(&t);
     facts_free(&f);
     facts_free(&g);
 }

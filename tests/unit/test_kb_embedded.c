@@ -22,11 +22,12 @@ static void same_str(const char *what, const char *a, const char *b)
         fail_msg("%s: '%s' vs '%s'", what, a, b);
 }
 
-static void same_list(const char *what, char **a, size_t na, char **b, size_t nb)
+static void same_list(const char *what, const struct entry *a, const uint32_t *va, size_t na,
+                      const struct entry *b, const uint32_t *vb, size_t nb)
 {
     assert_int_equal(na, nb);
     for (size_t i = 0; i < na; i++)
-        same_str(what, a[i], b[i]);
+        same_str(what, entry_str(a, va[i]), entry_str(b, vb[i]));
 }
 
 static void same_entry(const struct entry *a, const struct entry *b)
@@ -39,18 +40,18 @@ static void same_entry(const struct entry *a, const struct entry *b)
     same_str("markdown", a->markdown, b->markdown);
     assert_int_equal(a->body_offset, b->body_offset);
     assert_int_equal(a->collateral, b->collateral);
-    same_list("tags", a->tags, a->ntags, b->tags, b->ntags);
-    same_list("systems", a->systems, a->nsystems, b->systems, b->nsystems);
-    same_list("related", a->related, a->nrelated, b->related, b->nrelated);
-    same_list("references", a->references, a->nreferences, b->references, b->nreferences);
+    same_list("tags", a, a->tags, a->ntags, b, b->tags, b->ntags);
+    same_list("systems", a, a->systems, a->nsystems, b, b->systems, b->nsystems);
+    same_list("related", a, a->related, a->nrelated, b, b->related, b->nrelated);
+    same_list("references", a, a->references, a->nreferences, b, b->references, b->nreferences);
     assert_int_equal(a->nsignals, b->nsignals);
     for (size_t i = 0; i < a->nsignals; i++) {
         const struct signal *x = &a->signals[i], *y = &b->signals[i];
-        same_str("signal name", x->name, y->name);
-        same_str("signal text", x->text, y->text);
-        same_str("prefilter", x->prefilter, y->prefilter);
-        same_str("config fact", x->cfg.fact, y->cfg.fact);
-        same_str("config value", x->cfg.value, y->cfg.value);
+        same_str("signal name", entry_str(a, x->name), entry_str(b, y->name));
+        same_str("signal text", entry_str(a, x->text), entry_str(b, y->text));
+        same_str("prefilter", entry_str(a, x->prefilter), entry_str(b, y->prefilter));
+        same_str("config fact", entry_str(a, x->cfg.fact), entry_str(b, y->cfg.fact));
+        same_str("config value", entry_str(a, x->cfg.value), entry_str(b, y->cfg.value));
         assert_int_equal(x->cfg.op, y->cfg.op);
         assert_int_equal(x->kind, y->kind);
         assert_int_equal(x->nocase, y->nocase);
@@ -100,10 +101,10 @@ static void written_equals_parsed(void **state)
     /* the same texts through the YAML loader and the pattern builder */
     assert_int_equal(fl_kb_new(&parsed), FL_OK);
     for (size_t i = 0; i < kb_embedded_count; i++) {
-        const struct entry *e = &kb_embedded_entries[i];
+        const struct entry e = kb_embedded_entry(i);
         struct entry p;
-        if (kb_parse_entry(e->path, e->markdown, strlen(e->markdown), &p, &err) != FL_OK)
-            fail_msg("%s: %s", e->path, err.msg);
+        if (kb_parse_entry(e.path, e.markdown, strlen(e.markdown), &p, &err) != FL_OK)
+            fail_msg("%s: %s", e.path, err.msg);
         assert_int_equal(kb_add_entry(parsed, &p), FL_OK);
     }
     assert_int_equal(kb_set_common_lines(parsed, kb_embedded_common, strlen(kb_embedded_common)),
@@ -115,15 +116,17 @@ static void written_equals_parsed(void **state)
     assert_int_equal(built->nentries, parsed->nentries);
     for (size_t i = 0; i < built->nentries; i++)
         same_entry(&built->entries[i], &parsed->entries[i]);
-    /* the shipped KB reads its signals where the build left them: nothing writes to them */
+    /* the shipped KB reads its signals and texts where the build left them: nothing writes to
+     * them */
     for (size_t i = 0; i < built->nentries; i++) {
         const struct entry *e = &built->entries[i];
         assert_false(e->signals_owned);
+        assert_ptr_equal(e->strings, kb_embedded_strings);
         size_t j = 0;
-        while (j < kb_embedded_count && kb_embedded_entries[j].id != e->id)
+        while (j < kb_embedded_count && kb_embedded_entry(j).id != e->id)
             j++;
         assert_true(j < kb_embedded_count);
-        assert_ptr_equal(e->signals, kb_embedded_entries[j].signals);
+        assert_ptr_equal(e->signals, kb_embedded_signals + kb_embedded_images[j].signals);
     }
     assert_int_equal(built->npatterns, parsed->npatterns);
     for (size_t i = 0; i < built->npatterns; i++)
@@ -139,7 +142,7 @@ static void override_rebuilds(void **state)
     (void)state;
     struct fl_error err = {0};
     struct fl_kb *kb;
-    const struct entry *shipped = &kb_embedded_entries[0];
+    const struct entry shipped_entry = kb_embedded_entry(0), *shipped = &shipped_entry;
     char path[] = "/tmp/fl-test-kb-XXXXXX.md";
     int fd = mkstemps(path, 3);
     assert_true(fd >= 0);
@@ -159,7 +162,7 @@ static void override_rebuilds(void **state)
             continue;
         assert_true(e->signals_owned);
         for (size_t j = 0; j < kb_embedded_count; j++)
-            assert_ptr_not_equal(e->signals, kb_embedded_entries[j].signals);
+            assert_ptr_not_equal(e->signals, kb_embedded_signals + kb_embedded_images[j].signals);
     }
     assert_int_equal(kb->nentries, kb_embedded_count);
     long i = fl_kb_find(kb, shipped->id);

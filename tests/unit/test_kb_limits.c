@@ -1,11 +1,14 @@
 /* test_kb_limits.c — a pattern that backtracks without end costs one bounded match per line:
  * the KB's PCRE2 match context carries a match and a depth limit (kb.h), so a user's --kb entry
- * such as (a+)+$ fails that line with PCRE2_ERROR_MATCHLIMIT instead of running for minutes. */
+ * such as (a+)+$ fails that line with PCRE2_ERROR_MATCHLIMIT instead of running for minutes.
+ * And an entry's texts are bounded however often YAML aliases repeat them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kb.h"
@@ -38,10 +41,31 @@ static void hostile_pattern_is_bounded(void **state)
     fl_kb_free(kb);
 }
 
+/* Ten aliases of a 512 KiB tag are 5 MiB of texts: the entry is refused with a message, where
+ * the loader would otherwise copy the tag as often as the file names it. */
+static void aliased_texts_are_bounded(void **state)
+{
+    (void)state;
+    size_t big = 512 * 1024;
+    char *text = malloc(big + 1024);
+    assert_non_null(text);
+    int n = snprintf(text, 1024, "---\nid: aliases\ntitle: Aliases\ncategory: data\n"
+                                 "severity: low\nsignals:\n  - name: a\n    literal: 'some text'\n"
+                                 "tags: [&t ");
+    memset(text + n, 'x', big);
+    strcpy(text + n + big, ", *t, *t, *t, *t, *t, *t, *t, *t, *t]\n---\nbody\n");
+    struct entry e;
+    struct fl_error err = {0};
+    assert_int_equal(kb_parse_entry("aliases.md", text, strlen(text), &e, &err), FL_ERR_KB);
+    assert_non_null(strstr(err.msg, "the entry's texts exceed 4 MiB"));
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hostile_pattern_is_bounded),
+        cmocka_unit_test(aliased_texts_are_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
