@@ -26,7 +26,7 @@
 #define KB_MAX_SIGNALS 64
 
 enum signal_kind { SIGNAL_LITERAL, SIGNAL_REGEX, SIGNAL_CONFIG };
-enum cmp_op { CMP_EQ, CMP_NE, CMP_GE, CMP_LE, CMP_GT, CMP_LT, CMP_PRESENT, CMP_ABSENT };
+enum cmp_op { CMP_EQ, CMP_NE, CMP_GE, CMP_LE, CMP_GT, CMP_LT, CMP_PRESENT, CMP_ABSENT, CMP_MULTIPLE };
 
 struct config_test {
     char *fact;
