@@ -27,7 +27,7 @@
 #define KB_MAX_STRINGS (4u << 20) /* an entry's list items and signal texts (struct entry) */
 
 enum signal_kind { SIGNAL_LITERAL, SIGNAL_REGEX, SIGNAL_CONFIG };
-enum cmp_op { CMP_EQ, CMP_NE, CMP_GE, CMP_LE, CMP_GT, CMP_LT, CMP_PRESENT, CMP_ABSENT };
+enum cmp_op { CMP_EQ, CMP_NE, CMP_GE, CMP_LE, CMP_GT, CMP_LT, CMP_PRESENT, CMP_ABSENT, CMP_MULTIPLE };
 
 /* A config test as config_parse makes it (its texts malloc'd: config_test_free), or as
  * signal_config shows a signal's (its texts in the entry's strings). */

@@ -15,6 +15,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -277,8 +278,12 @@ enum fl_status config_parse(const char *src, struct config_test *out, char *why,
         }
         return out->fact ? FL_OK : FL_ERR_NOMEM;
     }
-    if (!parse_cmp(&p, &out->op)) {
-        snprintf(why, whylen, "expected ==, !=, >=, <=, >, <, present or absent");
+    /* "a multiple-of $b": a is b times a whole number of at least 2 (a tensor split in k shards) */
+    if (strncmp(p, "multiple-of", 11) == 0 && isspace((unsigned char)p[11])) {
+        p += 11;
+        out->op = CMP_MULTIPLE;
+    } else if (!parse_cmp(&p, &out->op)) {
+        snprintf(why, whylen, "expected ==, !=, >=, <=, >, <, multiple-of, present or absent");
         return FL_ERR_KB;
     }
     while (isspace((unsigned char)*p))
@@ -361,6 +366,9 @@ bool config_eval_against(const struct config_test *t, const char *value, const c
         return false;
     double a, b;
     int c;
+    if (t->op == CMP_MULTIPLE) /* whole sizes only: fmod is exact on integers below 2^53 */
+        return as_number(value, &a) && as_number(against, &b) && b >= 1 && a >= 2 * b &&
+               a < 9007199254740992.0 && fmod(a, b) == 0 && fmod(b, 1) == 0;
     if (as_number(value, &a) && as_number(against, &b)) {
         b *= against == t->value ? 1.0 : value_factor(t);
         c = a < b ? -1 : a > b;

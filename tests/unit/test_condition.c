@@ -110,6 +110,23 @@ static void config_tests(void **state)
     assert_true(config_eval_against(&t, "736.86 MiB", "15.77 GiB"));
     assert_false(config_eval_against(&t, "765.81 MiB", "79.10 GiB"));
     config_test_free(&t);
+    /* a whole multiple of at least twice another fact: a tensor dimension split in shards */
+    assert_int_equal(config_parse("tp_row_model multiple-of $tp_row_ckpt", &t, why, sizeof why), FL_OK);
+    assert_string_equal(config_value_fact(&t, name, sizeof name), "tp_row_ckpt");
+    assert_true(config_eval_against(&t, "10240", "2560"));
+    assert_true(config_eval_against(&t, "1024", "64"));
+    assert_false(config_eval_against(&t, "2560", "2560")); /* the same size is no split */
+    assert_false(config_eval_against(&t, "32001", "32000"));
+    assert_false(config_eval_against(&t, "640", "2560"));
+    assert_false(config_eval_against(&t, "7680", "0"));
+    assert_false(config_eval_against(&t, "7.5", "2.5"));
+    assert_false(config_eval_against(&t, "1e300", "1e-300"));
+    assert_false(config_eval_against(&t, "7680", NULL));
+    config_test_free(&t);
+    assert_int_equal(config_parse("x multiple-of", &t, why, sizeof why), FL_ERR_KB);
+    config_test_free(&t);
+    assert_int_equal(config_parse("x multiple-ofy 3", &t, why, sizeof why), FL_ERR_KB);
+    config_test_free(&t);
     assert_int_equal(config_parse("x ~ 3", &t, why, sizeof why), FL_ERR_KB);
     config_test_free(&t);
 }
