@@ -437,14 +437,16 @@ static void sort_ids(unsigned *ids, uint64_t *tos, size_t n)
     }
 }
 
-/* Whether line[0..n) holds needle[0..k) (ASCII case folded when nocase). at, when below n, is
- * where needle is likely to start (where Vectorscan's match of a window of it puts it): looked
- * at first, which spares the search of the whole line on a log where most lines are errors. */
-static bool holds(const char *line, size_t n, const char *needle, size_t k, bool nocase, size_t at)
+/* Whether line[0..n) holds needle[0..k) at `at` (ASCII case folded when nocase). */
+static bool holds_at(const char *line, size_t n, const char *needle, size_t k, bool nocase, size_t at)
 {
-    if (at < n && k <= n - at &&
-        (nocase ? strncasecmp(line + at, needle, k) : memcmp(line + at, needle, k)) == 0)
-        return true;
+    return at < n && k <= n - at &&
+           (nocase ? strncasecmp(line + at, needle, k) : memcmp(line + at, needle, k)) == 0;
+}
+
+/* Whether line[0..n) holds needle[0..k) anywhere (ASCII case folded when nocase). */
+static bool holds(const char *line, size_t n, const char *needle, size_t k, bool nocase)
+{
     if (!nocase) /* glibc's memmem (two-way) cost more than the rest of the test on the lines
                     of a log of errors, where most windows found are not their literal */
         return buf_find(line, n, needle, k) != NULL;
@@ -774,6 +776,26 @@ static void line_time(struct source *so, const struct window *w, uint64_t ls, ui
     }
 }
 
+/* Whether the line lv (read from ls; `whole` when not cleaned or cut) holds the whole literal
+ * of pat, of which Vectorscan found a window at tos[0] (and at the tos[] that follow with the
+ * same id, ids[] sorted). Each window's match puts the literal at one place, looked at first.
+ * Vectorscan reports every place the window is at, so when all the line's matches are at hand
+ * (all_matches: none dropped) on the line as read, the literal is nowhere else; otherwise the
+ * line is searched. Most windows on a
+ * log of errors are not their literal (a window in "ProcessGroupNCCL" matches the file name
+ * of every c10d line): their search of the line was 2% of that log. */
+static bool holds_literal(const struct fl_kb *kb, const struct pattern *pat, const struct line_view *lv,
+                          const char *whole, uint64_t ls, const unsigned *ids, const uint64_t *tos,
+                          size_t n, bool all_matches)
+{
+    const char *lit = kb_text(kb, pat->literal);
+    for (size_t k = 0; k < n && ids[k] == ids[0] && lv->text == whole; k++)
+        if (tos[k] >= ls + pat->window_end &&
+            holds_at(lv->text, lv->len, lit, pat->literal_len, pat->nocase, (size_t)(tos[k] - ls - pat->window_end)))
+            return true;
+    return !(all_matches && lv->text == whole) && holds(lv->text, lv->len, lit, pat->literal_len, pat->nocase);
+}
+
 /* Handles one line [ls, le) and the matches m[0..nm) that end in it. */
 static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const struct window *w,
                                   uint64_t ls, uint64_t le, const struct match *m, size_t nm)
@@ -876,11 +898,8 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         struct line_view ev = lv;
         if (tried && pat->entry == tried->entry && pat->signal == tried->signal)
             continue; /* two atoms of one regex on one line: one line, one confirmation */
-        /* where the window's match puts the literal, on the line as read (SIZE_MAX: cleaned) */
-        size_t lit_at = lv.text == whole && tos[i] >= ls + pat->window_end
-                        ? (size_t)(tos[i] - ls - pat->window_end) : SIZE_MAX;
-        if (pat->literal && !holds(lv.text, lv.len, kb_text(s->kb, pat->literal), pat->literal_len,
-                                   pat->nocase, lit_at))
+        if (pat->literal && !holds_literal(s->kb, pat, &lv, whole, ls, ids + i, tos + i, nids - i,
+                                           nm <= 64 && s->dropped == 0))
             continue; /* Vectorscan found a window of the literal (or of a regex's atom), not
                          all of it; the regex may still match by another branch's atom */
         tried = pat;
