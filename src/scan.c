@@ -781,19 +781,21 @@ static void line_time(struct source *so, const struct window *w, uint64_t ls, ui
  * same id, ids[] sorted). Each window's match puts the literal at one place, looked at first.
  * Vectorscan reports every place the window is at, so when all the line's matches are at hand
  * (all_matches: none dropped) on the line as read, the literal is nowhere else; otherwise the
- * line is searched. Most windows on a
- * log of errors are not their literal (a window in "ProcessGroupNCCL" matches the file name
- * of every c10d line): their search of the line was 2% of that log. */
+ * line is searched. Most windows on a log of errors are not their literal (a window in
+ * "ProcessGroupNCCL" matches the file name of every c10d line): their search of the line was
+ * 2% of that log. */
 static bool holds_literal(const struct fl_kb *kb, const struct pattern *pat, const struct line_view *lv,
                           const char *whole, uint64_t ls, const unsigned *ids, const uint64_t *tos,
                           size_t n, bool all_matches)
 {
     const char *lit = kb_text(kb, pat->literal);
-    for (size_t k = 0; k < n && ids[k] == ids[0] && lv->text == whole; k++)
+    if (lv->text != whole)
+        return holds(lv->text, lv->len, lit, pat->literal_len, pat->nocase);
+    for (size_t k = 0; k < n && ids[k] == ids[0]; k++)
         if (tos[k] >= ls + pat->window_end &&
             holds_at(lv->text, lv->len, lit, pat->literal_len, pat->nocase, (size_t)(tos[k] - ls - pat->window_end)))
             return true;
-    return !(all_matches && lv->text == whole) && holds(lv->text, lv->len, lit, pat->literal_len, pat->nocase);
+    return !all_matches && holds(lv->text, lv->len, lit, pat->literal_len, pat->nocase);
 }
 
 /* Handles one line [ls, le) and the matches m[0..nm) that end in it. */
