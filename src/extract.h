@@ -239,12 +239,22 @@ struct extractor {
     pcre2_match_context *mctx_reach; /* the KB's limits and an offset limit (extract_captures) */
     short *reach;               /* per pattern: how far back of a match start its assertions look
                                    (PCRE2_INFO_MAXLOOKBEHIND), -2 no bound, -1 not known yet */
+    struct start_bytes *starts; /* per pattern, set with its reach: what a match may start with
+                                   (extract_captures); allocated at the first rerun */
     /* the patterns whose PCRE2 found nothing on the line being handled (extract_captures) */
     const char *miss_text;
     int miss_src;
     uint64_t miss_line_no;
     int misses[LINE_MISSES_MAX];
     size_t nmisses;
+};
+
+/* The bytes a match of a pattern may start with, as PCRE2's own start-of-match optimisation
+ * knows them (extract.c, start_bytes). */
+struct start_bytes {
+    enum { START_ANY, START_UNITS, START_MAP } kind;
+    unsigned char unit[2];  /* START_UNITS: its first code unit and that unit's other case */
+    unsigned char map[32];  /* START_MAP: a bit per byte value */
 };
 
 enum fl_status extractor_init(struct extractor *x, const struct fl_kb *kb);

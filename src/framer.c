@@ -77,12 +77,19 @@ bool framer_is_clean(const char *line, size_t len)
     /* every matched line is checked: sixteen bytes at a time. As signed bytes, 0x80-0xff are
      * negative, so one signed compare finds them and the control characters together */
     const __m128i space = _mm_set1_epi8(0x20), tab = _mm_set1_epi8('\t'), del = _mm_set1_epi8(0x7f);
-    for (; len - i >= 16; i += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
-        __m128i bad = _mm_or_si128(_mm_andnot_si128(_mm_cmpeq_epi8(v, tab), _mm_cmplt_epi8(v, space)),
-                                   _mm_cmpeq_epi8(v, del));
-        if (_mm_movemask_epi8(bad))
-            return false;
+    if (len >= 16) {
+        /* the last sixteen bytes overlap the blocks before them: no byte loop for the tail of
+         * the line, which was half of the test on a log of short lines (stack dumps) */
+        for (;; i += 16) {
+            i = len - i < 16 ? len - 16 : i;
+            __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+            __m128i bad = _mm_or_si128(_mm_andnot_si128(_mm_cmpeq_epi8(v, tab), _mm_cmplt_epi8(v, space)),
+                                       _mm_cmpeq_epi8(v, del));
+            if (_mm_movemask_epi8(bad))
+                return false;
+            if (i + 16 == len)
+                return true;
+        }
     }
 #endif
     unsigned char bad = 0;

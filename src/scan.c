@@ -51,6 +51,8 @@ struct source {
     uint64_t next_line;     /* absolute offset of the first line not yet handled */
     uint64_t counted_to;    /* newlines are counted up to here */
     uint64_t lines;         /* newlines before counted_to */
+    uint64_t handled_end;   /* past the '\n' of the last line handled, when counted_to lies in
+                               that line: that '\n' is the one newline between them; else 0 */
     struct buf carry;       /* the partial last line of the previous chunks */
     uint64_t carry_start;
     struct match *pending;
@@ -435,14 +437,16 @@ static void sort_ids(unsigned *ids, uint64_t *tos, size_t n)
     }
 }
 
-/* Whether line[0..n) holds needle[0..k) (ASCII case folded when nocase). at, when below n, is
- * where needle is likely to start (where Vectorscan's match of a window of it puts it): looked
- * at first, which spares the search of the whole line on a log where most lines are errors. */
-static bool holds(const char *line, size_t n, const char *needle, size_t k, bool nocase, size_t at)
+/* Whether line[0..n) holds needle[0..k) at `at` (ASCII case folded when nocase). */
+static bool holds_at(const char *line, size_t n, const char *needle, size_t k, bool nocase, size_t at)
 {
-    if (at < n && k <= n - at &&
-        (nocase ? strncasecmp(line + at, needle, k) : memcmp(line + at, needle, k)) == 0)
-        return true;
+    return at < n && k <= n - at &&
+           (nocase ? strncasecmp(line + at, needle, k) : memcmp(line + at, needle, k)) == 0;
+}
+
+/* Whether line[0..n) holds needle[0..k) anywhere (ASCII case folded when nocase). */
+static bool holds(const char *line, size_t n, const char *needle, size_t k, bool nocase)
+{
     if (!nocase) /* glibc's memmem (two-way) cost more than the rest of the test on the lines
                     of a log of errors, where most windows found are not their literal */
         return buf_find(line, n, needle, k) != NULL;
@@ -455,12 +459,15 @@ static bool holds(const char *line, size_t n, const char *needle, size_t k, bool
     return false;
 }
 
-/* Line numbers: counts the newlines between the last count and ls. */
+/* Line numbers: counts the newlines between the last count and ls. The line after a handled
+ * one (every line of a stack dump or a traceback) is counted without looking: a count call per
+ * line was 5% of a log of stack dumps. */
 static void count_lines_to(struct source *so, const struct window *w, uint64_t ls)
 {
     if (ls > so->counted_to && so->counted_to >= so->base) {
-        so->lines += framer_count_newlines(w->chunk + (so->counted_to - so->base),
-                                           (size_t)(ls - so->counted_to));
+        so->lines += ls == so->handled_end ? 1
+                     : framer_count_newlines(w->chunk + (so->counted_to - so->base),
+                                             (size_t)(ls - so->counted_to));
         so->counted_to = ls;
     }
 }
@@ -769,6 +776,28 @@ static void line_time(struct source *so, const struct window *w, uint64_t ls, ui
     }
 }
 
+/* Whether the line lv (read from ls; `whole` when not cleaned or cut) holds the whole literal
+ * of pat, of which Vectorscan found a window at tos[0] (and at the tos[] that follow with the
+ * same id, ids[] sorted). Each window's match puts the literal at one place, looked at first.
+ * Vectorscan reports every place the window is at, so when all the line's matches are at hand
+ * (all_matches: none dropped) on the line as read, the literal is nowhere else; otherwise the
+ * line is searched. Most windows on a log of errors are not their literal (a window in
+ * "ProcessGroupNCCL" matches the file name of every c10d line): their search of the line was
+ * 2% of that log. */
+static bool holds_literal(const struct fl_kb *kb, const struct pattern *pat, const struct line_view *lv,
+                          const char *whole, uint64_t ls, const unsigned *ids, const uint64_t *tos,
+                          size_t n, bool all_matches)
+{
+    const char *lit = kb_text(kb, pat->literal);
+    if (lv->text != whole)
+        return holds(lv->text, lv->len, lit, pat->literal_len, pat->nocase);
+    for (size_t k = 0; k < n && ids[k] == ids[0]; k++)
+        if (tos[k] >= ls + pat->window_end &&
+            holds_at(lv->text, lv->len, lit, pat->literal_len, pat->nocase, (size_t)(tos[k] - ls - pat->window_end)))
+            return true;
+    return !all_matches && holds(lv->text, lv->len, lit, pat->literal_len, pat->nocase);
+}
+
 /* Handles one line [ls, le) and the matches m[0..nm) that end in it. */
 static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const struct window *w,
                                   uint64_t ls, uint64_t le, const struct match *m, size_t nm)
@@ -871,11 +900,8 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
         struct line_view ev = lv;
         if (tried && pat->entry == tried->entry && pat->signal == tried->signal)
             continue; /* two atoms of one regex on one line: one line, one confirmation */
-        /* where the window's match puts the literal, on the line as read (SIZE_MAX: cleaned) */
-        size_t lit_at = lv.text == whole && tos[i] >= ls + pat->window_end
-                        ? (size_t)(tos[i] - ls - pat->window_end) : SIZE_MAX;
-        if (pat->literal && !holds(lv.text, lv.len, kb_text(s->kb, pat->literal), pat->literal_len,
-                                   pat->nocase, lit_at))
+        if (pat->literal && !holds_literal(s->kb, pat, &lv, whole, ls, ids + i, tos + i, nids - i,
+                                           nm <= 64 && s->dropped == 0))
             continue; /* Vectorscan found a window of the literal (or of a regex's atom), not
                          all of it; the regex may still match by another branch's atom */
         tried = pat;
@@ -900,6 +926,7 @@ static enum fl_status handle_line(struct fl_scanner *s, struct source *so, const
             rl->pid = lv.meta.pid;
     }
     so->next_line = le + 1;
+    so->handled_end = so->counted_to >= ls && so->counted_to <= le ? le + 1 : 0;
     return st;
 }
 

@@ -59,6 +59,33 @@ static void counting_every_shape(void **state)
     }
 }
 
+/* Sixteen bytes at a time, the last block overlapping the one before: every length up to a few
+ * blocks, with one byte that is not clean at every position (and none), must be told exactly. */
+static void clean_every_shape(void **state)
+{
+    (void)state;
+    static const char unclean[] = {'\r', '\033', 0x7f, (char)0x80, (char)0xff, 0x01};
+    char line[70];
+    for (size_t n = 0; n <= sizeof line; n++) {
+        memset(line, 'a', sizeof line);
+        if (n > 0)
+            line[n - 1] = '\t'; /* a tab is clean */
+        assert_true(framer_is_clean(line, n));
+        for (size_t at = 0; at < n; at++)
+            for (size_t k = 0; k < sizeof unclean; k++) {
+                char keep = line[at];
+                line[at] = unclean[k];
+                assert_false(framer_is_clean(line, n));
+                line[at] = keep;
+            }
+        /* a bad byte just past the end is not looked at */
+        if (n < sizeof line) {
+            line[n] = '\r';
+            assert_true(framer_is_clean(line, n));
+        }
+    }
+}
+
 static void bounded(void **state)
 {
     (void)state;
@@ -74,7 +101,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cleaning), cmocka_unit_test(counting), cmocka_unit_test(counting_every_shape),
-        cmocka_unit_test(bounded),
+        cmocka_unit_test(clean_every_shape), cmocka_unit_test(bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
