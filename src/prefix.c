@@ -13,6 +13,7 @@
  * are marked (ts_no_zone) so that a report does not print a zone the log never gave.
  */
 #include "prefix.h"
+#include "buf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -551,6 +552,20 @@ static void read_header(const char *s, size_t len, struct record_header *h)
         if (last)
             return;
     }
+}
+
+bool prefix_may_be_error_record(const char *line, size_t n)
+{
+    /* a superset of what parse_glog and read_header take for ERROR or worse, found with memchr:
+     * an E or F followed by a digit (glog's level letter), ERROR, CRITICAL */
+    const char *end = line + n;
+    for (const char *p = line; (p = memchr(p, 'E', (size_t)(end - p))) != NULL; p++)
+        if (end - p > 1 && (ascii_digit((unsigned char)p[1]) || (end - p >= 5 && memcmp(p, "ERROR", 5) == 0)))
+            return true;
+    for (const char *p = line; (p = memchr(p, 'F', (size_t)(end - p))) != NULL; p++)
+        if (end - p > 1 && ascii_digit((unsigned char)p[1]))
+            return true;
+    return buf_find(line, n, "CRITICAL", 8) != NULL;
 }
 
 /* prefix_message_rank with the header h of s already read */

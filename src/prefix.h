@@ -63,6 +63,11 @@ void prefix_parse_time(const char *line, size_t len, struct line_meta *m, int ye
  * before the message, next to the level name ("INFO pid=4104 rank=2 train: ..."). */
 long prefix_message_rank(const char *s, size_t len, size_t from, size_t *end);
 
+/* Whether line[0..n) may be a logging record at ERROR level or worse, without parsing it: false
+ * only where prefix_parse would not set level_error (no glog E or F level letter, no ERROR or
+ * CRITICAL). For callers that parse a line only when it may be one. */
+bool prefix_may_be_error_record(const char *line, size_t n);
+
 /* The rank of a line that starts with torchrun's "[rankN]:" or "[defaultN]:", and where the
  * rest starts (*rest, may be NULL), without parsing it: for callers that only need to tell the
  * ranks of many lines apart, or to look past that prefix. *local (may be NULL): the rank is a

@@ -488,20 +488,6 @@ static long step_rank(const struct source *so, const char *p, size_t n)
     return stored_rank(so, m.rank, m.rank_local);
 }
 
-/* Whether line[0..n) may be a logging record at ERROR level or worse (prefix_parse decides): it
- * holds "ERROR" or "CRITICAL", or an E or F followed by a digit (glog's prefix). */
-static bool may_be_error_record(const char *line, size_t n)
-{
-    const char *end = line + n;
-    for (const char *p = line; (p = memchr(p, 'E', (size_t)(end - p))) != NULL; p++)
-        if (end - p > 1 && (isdigit((unsigned char)p[1]) || (end - p >= 5 && memcmp(p, "ERROR", 5) == 0)))
-            return true;
-    for (const char *p = line; (p = memchr(p, 'F', (size_t)(end - p))) != NULL; p++)
-        if (end - p > 1 && isdigit((unsigned char)p[1]))
-            return true;
-    return buf_find(line, n, "CRITICAL", 8) != NULL;
-}
-
 /* The rank of the own line line[0..len) whose marker the pattern matched up to line[at] (the
  * marker and the one byte after it): the number the program printed, a global rank; -1 when it
  * is not one (prefix_message_rank says which markers count where). *error: the line's record
@@ -513,7 +499,7 @@ static long own_rank(const struct source *so, const char *line, size_t len, size
      * are not parsed, which is what note_steps defers step lines for */
     *error = false;
     if (at >= 3 && line[at - 2] == ']' && isdigit((unsigned char)line[at - 3]) &&
-        !may_be_error_record(line, at)) {
+        !prefix_may_be_error_record(line, at)) {
         size_t i = at - 2;
         long rank = 0, scale = 1;
         while (i > 0 && isdigit((unsigned char)line[i - 1]) && scale <= 1000000) {
