@@ -207,6 +207,10 @@ const char *fl_report_diagnosis_id(const struct fl_report *r, size_t i);
 long fl_report_diagnosis_rank(const struct fl_report *r, size_t i);
 /* Initiating host of the i-th diagnosis, or NULL. */
 const char *fl_report_diagnosis_host(const struct fl_report *r, size_t i);
+/* For a diagnosis that no line matched but that the knowledge base names as an alternative
+ * reading of another's lines (its `differential`): the id of that diagnosis. NULL for a diagnosis
+ * that matched, and past the end. */
+const char *fl_report_diagnosis_differential_of(const struct fl_report *r, size_t i);
 /* Id of the k-th collateral failure folded under the i-th diagnosis as its consequence, or NULL
  * past the end. */
 const char *fl_report_collateral_id(const struct fl_report *r, size_t i, size_t k);

@@ -2115,6 +2115,52 @@ static void score_diagnoses(const struct run_analysis *a, struct fl_report *r)
     }
 }
 
+static bool reported(const struct fl_report *r, const char *id)
+{
+    for (size_t i = 0; i < r->ndiagnoses; i++)
+        if (strcmp(r->diagnoses[i].id, id) == 0)
+            return true;
+    for (size_t k = 0; k < r->diagnoses[0].ncollateral; k++)
+        if (strcmp(r->diagnoses[0].collateral[k].id, id) == 0)
+            return true;
+    return false;
+}
+
+/* The headline entry's differential, after every diagnosis that matched: the failures its lines
+ * also are when their own lines are missing, as in an excerpt pasted into an issue or a version
+ * that words them differently ("Input/output error" on a save is also a full disk). Only for a
+ * headline that rests on one line's kind (one distinct signal, or a kind inferred from an
+ * exception or from the ranks): a second, independent signal ("nfs: server not responding"
+ * before the EIO) says which it is. Each is at the headline's place, at half its confidence,
+ * with no evidence of its own; its Verify is how to tell. */
+static enum fl_status add_differentials(const struct run_analysis *a, struct fl_report *r)
+{
+    const struct entry *e = r->diagnoses[0].entry;
+    bool one_kind = a->kind != HEADLINE_CANDIDATE || a->headline_entry != NULL ||
+                    a->cands[a->top].matched <= 1;
+    if (e == NULL || e->ndifferential == 0 || !one_kind)
+        return FL_OK;
+    const struct fl_kb *kb = a->kb;
+    struct diagnosis *v = realloc(r->diagnoses, (r->ndiagnoses + e->ndifferential) * sizeof *v);
+    if (v == NULL)
+        return FL_ERR_NOMEM;
+    r->diagnoses = v;
+    for (size_t i = 0; i < e->ndifferential && i < KB_DIFFERENTIAL_MAX; i++) {
+        long k = fl_kb_find(kb, entry_str(e, e->differential[i]));
+        if (k < 0 || reported(r, kb->entries[k].id))
+            continue;
+        const struct diagnosis *top = &r->diagnoses[0];
+        struct diagnosis *d = &r->diagnoses[r->ndiagnoses++];
+        *d = (struct diagnosis){.rank = top->rank, .first_ts = top->first_ts,
+                                .ts_no_year = top->ts_no_year, .ts_no_zone = top->ts_no_zone,
+                                .differential_of = top->id};
+        memcpy(d->host, top->host, HOST_MAX);
+        fill_prose(d, &kb->entries[k]);
+        d->confidence = (double)(long)(top->confidence * 50 + 0.5) / 100.0;
+    }
+    return FL_OK;
+}
+
 /* ---------------------------------------------------------------- local ranks */
 
 static int cmp_rank_seen(const void *pa, const void *pb)
@@ -2284,6 +2330,8 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
     }
     r->note = buf_steal(&why);
     score_diagnoses(&a, r);
+    st = add_differentials(&a, r);
+    top = &r->diagnoses[0];
     if (a.rules.len)
         buf_printf(&explain, "%s", a.rules.data);
     top->explain = buf_steal(&explain);

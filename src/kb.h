@@ -24,6 +24,7 @@
 
 #define KB_MAX_ENTRIES 4096
 #define KB_MAX_SIGNALS 64
+#define KB_DIFFERENTIAL_MAX 2 /* alternatives a report adds after a headline (kb/README.md) */
 #define KB_MAX_STRINGS (4u << 20) /* an entry's list items and signal texts (struct entry) */
 
 enum signal_kind { SIGNAL_LITERAL, SIGNAL_REGEX, SIGNAL_CONFIG };
@@ -82,6 +83,8 @@ struct entry {
     char *strings;          /* the texts that the lists and signals hold offsets of */
     uint32_t *tags, *systems, *related, *references; /* offsets into strings */
     size_t ntags, nsystems, nrelated, nreferences;
+    uint32_t *differential; /* entries whose failure shows the same lines when its own are missing */
+    size_t ndifferential;
     struct signal *signals;
     size_t nsignals;
     struct condition cond;  /* len 0: any literal/regex signal */
@@ -276,8 +279,8 @@ struct kb_entry_image {
     uint32_t id, title, category, severity, path, markdown;
     uint32_t body_offset;
     bool collateral;
-    uint32_t tags, systems, related, references; /* first item in kb_embedded_lists */
-    uint32_t ntags, nsystems, nrelated, nreferences;
+    uint32_t tags, systems, related, references, differential; /* first item in kb_embedded_lists */
+    uint32_t ntags, nsystems, nrelated, nreferences, ndifferential;
     uint32_t signals; /* first signal in kb_embedded_signals */
     uint32_t nsignals;
     uint32_t cond;    /* first instruction in kb_embedded_conds */

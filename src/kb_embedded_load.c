@@ -29,6 +29,7 @@ struct entry kb_embedded_entry(size_t i)
         .tags = lists + m->tags, .systems = lists + m->systems, .related = lists + m->related,
         .references = lists + m->references, .ntags = m->ntags, .nsystems = m->nsystems,
         .nrelated = m->nrelated, .nreferences = m->nreferences,
+        .differential = lists + m->differential, .ndifferential = m->ndifferential,
         .signals = (struct signal *)kb_embedded_signals + m->signals, .nsignals = m->nsignals,
         .cond = {m->cond_len ? (struct cond_insn *)kb_embedded_conds + m->cond : NULL, m->cond_len},
         .markdown = s + m->markdown, .body_offset = m->body_offset, .embedded = true};

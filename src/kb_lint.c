@@ -543,6 +543,29 @@ static bool nested_quantifier(const char *re)
     return false;
 }
 
+/* A differential names what else the entry's lines can mean; a report lists it after the
+ * diagnoses that matched, and more than KB_DIFFERENTIAL_MAX would bury them under guesses. */
+static void lint_differential(struct lint *l, const struct entry *e)
+{
+    if (e->ndifferential > KB_DIFFERENTIAL_MAX)
+        report(l, 1, e->path, 0, "differential lists more than two entries: a report shows two%s%s",
+               NULL, NULL);
+    for (size_t i = 0; i < e->ndifferential; i++) {
+        const char *id = entry_str(e, e->differential[i]);
+        long k = fl_kb_find(l->kb, id);
+        if (k < 0)
+            report(l, 1, e->path, 0, "differential id '%s' does not exist%s", id, NULL);
+        else if (strcmp(id, e->id) == 0)
+            report(l, 1, e->path, 0, "differential id '%s' is the entry itself%s", id, NULL);
+        else if (l->kb->entries[k].collateral && !e->collateral)
+            report(l, 1, e->path, 0, "differential id '%s' is a collateral entry: a consequence is "
+                   "no alternative to a primary failure%s", id, NULL);
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(id, entry_str(e, e->differential[j])) == 0)
+                report(l, 1, e->path, 0, "differential id '%s' is listed twice%s", id, NULL);
+    }
+}
+
 static void lint_entry(struct lint *l, const struct entry *e)
 {
     static const char *const required[] = {"Root cause", "Fix", "Verify", NULL};
@@ -560,6 +583,7 @@ static void lint_entry(struct lint *l, const struct entry *e)
         if (fl_kb_find(l->kb, entry_str(e, e->related[i])) < 0)
             report(l, 1, e->path, 0, "related id '%s' does not exist%s",
                    entry_str(e, e->related[i]), NULL);
+    lint_differential(l, e);
     for (size_t i = 0; i < e->nsignals; i++) {
         const struct signal *sig = &e->signals[i];
         const char *name = entry_str(e, sig->name), *text = entry_str(e, sig->text);

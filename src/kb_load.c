@@ -269,6 +269,8 @@ static enum fl_status parse_front_matter(struct loader *ld, struct entry *e)
             st = get_list(ld, v, key, &e->related, &e->nrelated);
         else if (strcmp(key, "references") == 0)
             st = get_list(ld, v, key, &e->references, &e->nreferences);
+        else if (strcmp(key, "differential") == 0)
+            st = get_list(ld, v, key, &e->differential, &e->ndifferential);
         else if (strcmp(key, "signals") == 0)
             st = parse_signals(ld, v, e);
         else if (strcmp(key, "condition") == 0)
@@ -378,6 +380,7 @@ void kb_entry_free(struct entry *e)
     free(e->systems);
     free(e->related);
     free(e->references);
+    free(e->differential);
     free(e->signals);
     condition_free(&e->cond);
     memset(e, 0, sizeof *e);

@@ -73,6 +73,11 @@ const char *fl_report_diagnosis_host(const struct fl_report *r, size_t i)
     return i < r->ndiagnoses && r->diagnoses[i].host[0] ? r->diagnoses[i].host : NULL;
 }
 
+const char *fl_report_diagnosis_differential_of(const struct fl_report *r, size_t i)
+{
+    return i < r->ndiagnoses ? r->diagnoses[i].differential_of : NULL;
+}
+
 const char *fl_report_collateral_id(const struct fl_report *r, size_t i, size_t k)
 {
     return i < r->ndiagnoses && k < r->diagnoses[i].ncollateral ? r->diagnoses[i].collateral[k].id

@@ -42,6 +42,9 @@ struct diagnosis {
     size_t ncollateral;
     char *root_cause, *fix, *verify;
     char *explain;                 /* why this diagnosis, for --explain */
+    const char *differential_of;   /* not matched: the id of the diagnosis whose lines this
+                                      failure shows too when its own are missing (the entry's
+                                      `differential`); NULL for a diagnosis that matched */
 };
 
 /* Ranks whose main-thread stacks are the same, largest group first. */

@@ -57,6 +57,7 @@ static json_t *diagnosis_json(const struct diagnosis *d)
     for (size_t i = 0; d->entry && i < d->entry->nreferences; i++)
         json_array_append_new(refs, json_string(entry_str(d->entry, d->entry->references[i])));
     json_object_set_new(o, "references", refs);
+    json_object_set_new(o, "differential_of", str_or_null(d->differential_of));
     return o;
 }
 

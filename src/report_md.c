@@ -63,6 +63,10 @@ enum fl_status report_write_markdown(const struct fl_report *r, FILE *out)
         const struct diagnosis *d = &r->diagnoses[i];
         fprintf(out, "## %zu. %s (`%s`)\n\n", i + 1, d->title, d->id);
         fprintf(out, "- **Severity:** %s, **confidence:** %.2f\n", d->severity, d->confidence);
+        if (d->differential_of)
+            fprintf(out, "- **Not matched:** what the lines of `%s` can also mean when this "
+                    "failure's own lines are missing; its Verify tells the two apart.\n",
+                    d->differential_of);
         if (d->rank >= 0)
             fprintf(out, "- **Initiating rank:** %ld\n", d->rank);
         if (d->host[0])
@@ -84,14 +88,16 @@ enum fl_status report_write_markdown(const struct fl_report *r, FILE *out)
             fprintf(out, "\n**Verify.**\n\n");
             fenced(out, d->verify);
         }
-        fprintf(out, "\n**Evidence.**\n\n");
-        struct buf b;
-        buf_init(&b, 1 << 20);
-        for (size_t j = 0; j < d->nevidence; j++)
-            buf_printf(&b, "%s%s:%llu: %s", j ? "\n" : "", d->evidence[j].source,
-                       (unsigned long long)d->evidence[j].line, d->evidence[j].text);
-        fenced(out, b.data ? b.data : "");
-        buf_free(&b);
+        if (d->nevidence) {
+            fprintf(out, "\n**Evidence.**\n\n");
+            struct buf b;
+            buf_init(&b, 1 << 20);
+            for (size_t j = 0; j < d->nevidence; j++)
+                buf_printf(&b, "%s%s:%llu: %s", j ? "\n" : "", d->evidence[j].source,
+                           (unsigned long long)d->evidence[j].line, d->evidence[j].text);
+            fenced(out, b.data ? b.data : "");
+            buf_free(&b);
+        }
         if (d->entry && d->entry->nreferences) {
             fprintf(out, "\n**References.**\n\n");
             for (size_t j = 0; j < d->entry->nreferences; j++)

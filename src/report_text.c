@@ -29,9 +29,13 @@ static void wrap(FILE *out, const char *label, const char *text, const struct st
 static void write_diagnosis(const struct diagnosis *d, size_t index, const struct fl_report_options *o,
                             const struct style *s, FILE *out)
 {
-    fprintf(out, "%s%s%zu. %s%s  [%s, %s severity, confidence %.2f]\n", s->bold,
+    fprintf(out, "%s%s%zu. %s%s  [%s, %s severity, confidence %.2f%s]\n", s->bold,
              index == 0 ? s->red : s->yellow, index + 1, d->title, s->reset, d->id, d->severity,
-             d->confidence);
+             d->confidence, d->differential_of ? ", not matched" : "");
+    if (d->differential_of)
+        fprintf(out, "  %sNot matched: what the lines of %s can also mean when this failure's own "
+                "lines are missing; its Verify tells the two apart.%s\n", s->dim,
+                d->differential_of, s->reset);
     char where[256] = "";
     if (d->rank >= 0)
         snprintf(where, sizeof where, "rank %ld", d->rank);
@@ -55,7 +59,8 @@ static void write_diagnosis(const struct diagnosis *d, size_t index, const struc
                  d->collateral[i].count == 1 ? "" : "s");
         wrap(out, i == 0 ? "Collateral" : "", line, s);
     }
-    fprintf(out, "  %sEvidence%s\n", s->bold, s->reset);
+    if (d->nevidence)
+        fprintf(out, "  %sEvidence%s\n", s->bold, s->reset);
     for (size_t i = 0; i < d->nevidence; i++) {
         const struct evidence *e = &d->evidence[i];
         fprintf(out, "    %s%s:%llu%s", s->dim, e->source, (unsigned long long)e->line, s->reset);

@@ -105,6 +105,7 @@ static void put_entry(struct tables *t, const struct entry *e, size_t i, const c
     m->systems = put_list(t, e, e->systems, m->nsystems = (uint32_t)e->nsystems);
     m->related = put_list(t, e, e->related, m->nrelated = (uint32_t)e->nrelated);
     m->references = put_list(t, e, e->references, m->nreferences = (uint32_t)e->nreferences);
+    m->differential = put_list(t, e, e->differential, m->ndifferential = (uint32_t)e->ndifferential);
     m->signals = put_signals(t, e);
     m->nsignals = (uint32_t)e->nsignals;
     m->cond = (uint32_t)t->nconds;
@@ -165,11 +166,12 @@ static void write_tables(FILE *out, const struct tables *t, const struct fl_kb *
                 ".markdown = %uU, .body_offset = %uU, .collateral = %d,\n"
                 "    .tags = %uU, .systems = %uU, .related = %uU, .references = %uU, "
                 ".ntags = %uU, .nsystems = %uU, .nrelated = %uU, .nreferences = %uU,\n"
+                "    .differential = %uU, .ndifferential = %uU,\n"
                 "    .signals = %uU, .nsignals = %uU, .cond = %uU, .cond_len = %uU},\n",
                 m->id, m->title, m->category, m->severity, m->path, m->markdown, m->body_offset,
                 m->collateral, m->tags, m->systems, m->related, m->references, m->ntags,
-                m->nsystems, m->nrelated, m->nreferences, m->signals, m->nsignals, m->cond,
-                m->cond_len);
+                m->nsystems, m->nrelated, m->nreferences, m->differential, m->ndifferential,
+                m->signals, m->nsignals, m->cond, m->cond_len);
     }
     fprintf(out, "  {0}};\nconst size_t kb_embedded_count = %zu;\n", kb->nentries);
 }

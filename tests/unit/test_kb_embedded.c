@@ -44,6 +44,8 @@ static void same_entry(const struct entry *a, const struct entry *b)
     same_list("systems", a, a->systems, a->nsystems, b, b->systems, b->nsystems);
     same_list("related", a, a->related, a->nrelated, b, b->related, b->nrelated);
     same_list("references", a, a->references, a->nreferences, b, b->references, b->nreferences);
+    same_list("differential", a, a->differential, a->ndifferential, b, b->differential,
+              b->ndifferential);
     assert_int_equal(a->nsignals, b->nsignals);
     for (size_t i = 0; i < a->nsignals; i++) {
         const struct signal *x = &a->signals[i], *y = &b->signals[i];
