@@ -2133,7 +2133,8 @@ static bool reported(const struct fl_report *r, const char *id)
  * exception or from the ranks): a second, independent signal ("nfs: server not responding"
  * before the EIO) says which it is. Each is at the headline's place, at half its confidence,
  * with no evidence of its own; its Verify is how to tell. */
-static enum fl_status add_differentials(const struct run_analysis *a, struct fl_report *r)
+static enum fl_status add_differentials(const struct run_analysis *a, struct fl_report *r,
+                                        struct buf *explain)
 {
     const struct entry *e = r->diagnoses[0].entry;
     bool one_kind = a->kind != HEADLINE_CANDIDATE || a->headline_entry != NULL ||
@@ -2157,6 +2158,8 @@ static enum fl_status add_differentials(const struct run_analysis *a, struct fl_
         memcpy(d->host, top->host, HOST_MAX);
         fill_prose(d, &kb->entries[k]);
         d->confidence = (double)(long)(top->confidence * 50 + 0.5) / 100.0;
+        buf_printf(explain, "%s (differential of %s, not matched): listed because %s rests on "
+                   "one line's kind\n", d->id, top->id, top->id);
     }
     return FL_OK;
 }
@@ -2330,7 +2333,7 @@ enum fl_status correlator_finish(struct correlator *c, struct extractor *x,
     }
     r->note = buf_steal(&why);
     score_diagnoses(&a, r);
-    st = add_differentials(&a, r);
+    st = add_differentials(&a, r, &explain);
     top = &r->diagnoses[0];
     if (a.rules.len)
         buf_printf(&explain, "%s", a.rules.data);
