@@ -146,6 +146,23 @@ static struct pending *pending_of(struct watcher *w, const char *id)
     return NULL;
 }
 
+/* Starts the drain window of each diagnosis of r seen for the first time. A differential (listed
+ * because the knowledge base names it as another reading of the headline's lines, none of its own
+ * matched) is not a failure seen: it gets no window, so it is never alerted, nor counted in the
+ * metrics; should its own lines come later, it is a diagnosis like any other. */
+static void track_new(struct watcher *w, const struct fl_report *r, int64_t now)
+{
+    for (size_t i = 0; i < fl_report_diagnosis_count(r); i++) {
+        const char *id = fl_report_diagnosis_id(r, i);
+        if (fl_report_diagnosis_differential_of(r, i) || pending_of(w, id) || w->npending == PENDING_MAX)
+            continue;
+        struct pending *p = &w->pending[w->npending++];
+        snprintf(p->id, sizeof p->id, "%s", id);
+        p->first_ms = now;
+        p->alerted = false;
+    }
+}
+
 static void take_snapshot(struct watcher *w, int64_t now)
 {
     struct fl_report *r;
@@ -155,24 +172,19 @@ static void take_snapshot(struct watcher *w, int64_t now)
     }
     fl_report_free(w->latest);
     w->latest = r;
-    for (size_t i = 0; i < fl_report_diagnosis_count(r); i++) {
-        const char *id = fl_report_diagnosis_id(r, i);
-        if (pending_of(w, id) || w->npending == PENDING_MAX)
-            continue;
-        struct pending *p = &w->pending[w->npending++];
-        snprintf(p->id, sizeof p->id, "%s", id);
-        p->first_ms = now;
-        p->alerted = false;
-    }
+    track_new(w, r, now);
 }
 
-/* Emits the diagnoses of report r whose drain window is over (every pending one with force). */
+/* Emits the diagnoses of report r whose drain window is over (every pending one with force). An id
+ * that matched once and is now only listed as a differential (its lines folded as collateral) is,
+ * like one folded away entirely, no longer a diagnosis: not alerted. */
 static void emit_due(struct watcher *w, struct fl_report *r, int64_t now, bool force)
 {
     json_t *j = NULL;
     for (size_t i = 0; i < fl_report_diagnosis_count(r); i++) {
         struct pending *p = pending_of(w, fl_report_diagnosis_id(r, i));
-        if (p == NULL || p->alerted || (!force && now - p->first_ms < w->o->drain_ms))
+        if (p == NULL || p->alerted || fl_report_diagnosis_differential_of(r, i) ||
+            (!force && now - p->first_ms < w->o->drain_ms))
             continue;
         if (j == NULL) {
             if (w->masker && fl_report_mask(r, w->masker) != FL_OK) {
@@ -408,17 +420,7 @@ int watch_run(const struct fl_kb *kb, const struct watch_opts *o)
         fprintf(stderr, "faultline: the analysis failed\n");
         goto out;
     }
-    {
-        int64_t now = watch_now_ms();
-        for (size_t i = 0; i < fl_report_diagnosis_count(r); i++) {
-            const char *id = fl_report_diagnosis_id(r, i);
-            if (pending_of(&w, id) == NULL && w.npending < PENDING_MAX) {
-                struct pending *p = &w.pending[w.npending++];
-                snprintf(p->id, sizeof p->id, "%s", id);
-                p->first_ms = now;
-            }
-        }
-    }
+    track_new(&w, r, watch_now_ms());
     rc = fl_report_diagnosis_count(r) > 0 ? 1 : 0;
     if (o->final_report) {
         /* printed as diagnose prints it: a fresh masker, so the pseudonyms are diagnose's too */

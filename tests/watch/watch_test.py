@@ -150,6 +150,33 @@ def live_failure(tmp):
     check(report["diagnoses"][0]["id"] == "cuda-oom", "final report: %s" % report["diagnoses"][0]["id"])
 
 
+def differential(tmp):
+    """A save fails with EIO and nothing else: the report lists disk-full after storage-io-error
+    as its differential (not matched), and only storage-io-error is alerted, however long the
+    watcher waits. When the retry then fails with ENOSPC, disk-full has lines of its own and is
+    alerted like any diagnosis."""
+    src = os.path.join(SOURCE_DIR, "tests/fixtures/differential/eio-then-enospc.log")
+    lines = open(src).read().splitlines()
+    retry = next(i for i, l in enumerate(lines) if "retrying the save" in l) + 1
+    logs = os.path.join(tmp, "logs")
+    os.mkdir(logs)
+    log = os.path.join(logs, "rank_0.log")
+    w = Watch(logs, "--drain", "0.5", "--format", "json")
+    append(log, lines[:retry])
+    wait_for(lambda: w.events("diagnosis"), "the storage-io-error event")
+    time.sleep(3.0)  # past several drain windows: a differential would have been alerted by now
+    ids = [e["id"] for e in w.events("diagnosis")]
+    check(ids == ["storage-io-error"], "alerted %s before the ENOSPC line, not storage-io-error alone" % ids)
+    check(not any(e.get("differential_of") for e in w.events()), "an event for a differential")
+    append(log, lines[retry:])
+    wait_for(lambda: len(w.events("diagnosis")) == 2, "the disk-full event")
+    rc, out, err = w.stop()
+    ev = w.events("diagnosis")
+    check([e["id"] for e in ev] == ["storage-io-error", "disk-full"], "alerted %s" % [e["id"] for e in ev])
+    check(ev[1]["differential_of"] is None and ev[1]["evidence"], "disk-full alerted without its own lines")
+    check(rc == 1, "exit status %d, expected 1" % rc)
+
+
 def same_as_diagnose(tmp):
     """A pipeline job's 8 rank logs, each written line by line (one file after the other, the
     order diagnose reads them in: with lines of equal time, arrival order breaks ties): the
@@ -324,7 +351,7 @@ def webhook(tmp):
 
 
 CASES = {"live_failure": live_failure, "same_as_diagnose": same_as_diagnose, "hang": hang,
-         "rotation": rotation, "many_files": many_files, "webhook": webhook}
+         "rotation": rotation, "many_files": many_files, "webhook": webhook, "differential": differential}
 
 if __name__ == "__main__":
     tmp = tempfile.mkdtemp(prefix="faultline-watch-")
