@@ -81,6 +81,8 @@ static int parse_front(struct kb_meta *m)
                 rc = strlist_from_node(&doc, v, &m->related);
             else if (strcmp(key, "references") == 0)
                 rc = strlist_from_node(&doc, v, &m->references);
+            else if (strcmp(key, "differential") == 0)
+                rc = strlist_from_node(&doc, v, &m->differential);
         }
     }
     yaml_document_delete(&doc);
@@ -177,6 +179,7 @@ void kbindex_free(struct kbindex *x)
         strlist_free(&x->e[i].systems);
         strlist_free(&x->e[i].related);
         strlist_free(&x->e[i].references);
+        strlist_free(&x->e[i].differential);
     }
     free(x->e);
     sqlite3_close(x->fts);

@@ -1,8 +1,9 @@
 /*
  * kbindex.h — what the encyclopedia needs beyond the library's entry info: each entry's tags,
- * systems and related ids (from its YAML front matter, read with libyaml), its Markdown body,
- * and an SQLite FTS5 index over all of it for full-text search. Built once at start-up from the
- * compiled KB, read-only afterwards (the FTS5 connection is serialized by SQLite itself).
+ * systems, related and differential ids (from its YAML front matter, read with libyaml), its
+ * Markdown body, and an SQLite FTS5 index over all of it for full-text search. Built once at
+ * start-up from the compiled KB, read-only afterwards (the FTS5 connection is serialized by SQLite
+ * itself).
  */
 #ifndef FL_SERVER_KBINDEX_H
 #define FL_SERVER_KBINDEX_H
@@ -19,6 +20,7 @@ struct strlist {
 struct kb_meta {
     struct fl_kb_entry_info info; /* borrowed from the KB */
     struct strlist tags, systems, related, references;
+    struct strlist differential;  /* failures whose lines are often only these (kb/README.md) */
     const char *body;             /* the Markdown after the front matter, in info.markdown */
 };
 

@@ -30,6 +30,30 @@ static void entry_href(FILE *f, const char *root, int live, const char *id)
     }
 }
 
+/* A section listing entries by id, each linked under its title; nothing for an empty list. */
+static void entry_list(FILE *f, const struct kbindex *x, const char *root, int live,
+                       const struct strlist *ids, const char *section, const char *heading,
+                       const char *lede)
+{
+    if (ids->n == 0)
+        return;
+    fprintf(f, "<section id=\"%s\"><h2>%s</h2>", section, heading);
+    if (lede)
+        fprintf(f, "<p class=\"muted\">%s</p>", lede);
+    fputs("<ul class=\"related-list\">", f);
+    for (size_t i = 0; i < ids->n; i++) {
+        const struct kb_meta *r = kbindex_find(x, ids->v[i]);
+        fputs("<li><a class=\"related\" href=\"", f);
+        entry_href(f, root, live, ids->v[i]);
+        fputs("\">", f);
+        html_puts(f, r ? r->info.title : ids->v[i]);
+        fputs("</a> <code>", f);
+        html_puts(f, ids->v[i]);
+        fputs("</code></li>", f);
+    }
+    fputs("</ul></section>\n", f);
+}
+
 static void md_out(const MD_CHAR *s, MD_SIZE n, void *f)
 {
     fwrite(s, 1, n, f);
@@ -236,20 +260,12 @@ int kbpage_entry(FILE *f, const struct kbindex *x, const struct kb_meta *m, cons
         }
         p = nl + 1;
     }
-    if (m->related.n) {
-        fputs("<section id=\"related-entries\"><h2>Related entries</h2><ul class=\"related-list\">", f);
-        for (size_t i = 0; i < m->related.n; i++) {
-            const struct kb_meta *r = kbindex_find(x, m->related.v[i]);
-            fputs("<li><a class=\"related\" href=\"", f);
-            entry_href(f, root, live, m->related.v[i]);
-            fputs("\">", f);
-            html_puts(f, r ? r->info.title : m->related.v[i]);
-            fputs("</a> <code>", f);
-            html_puts(f, m->related.v[i]);
-            fputs("</code></li>", f);
-        }
-        fputs("</ul></section>\n", f);
-    }
+    entry_list(f, x, root, live, &m->related, "related-entries", "Related entries", NULL);
+    entry_list(f, x, root, live, &m->differential, "differential",
+               "Also consider when only these lines are present",
+               "A log that shows only this entry's lines may be one of these failures, whose own "
+               "lines are missing; a diagnosis lists them as not matched. Their Verify tells "
+               "them apart.");
     if (m->references.n) {
         fputs("<section id=\"references\"><h2>References</h2><ol class=\"references\">", f);
         for (size_t i = 0; i < m->references.n; i++) {

@@ -381,6 +381,66 @@ static void kb_links(FILE *f, const struct kbindex *idx, const json_t *d)
     fputs("</section>\n", f);
 }
 
+/* What tells the alternative `id` apart: its own symptom, and the entry's commands that confirm it. */
+static void tell_apart(FILE *f, const struct kbindex *idx, const char *id)
+{
+    const struct kb_meta *alt = kbindex_find(idx, id);
+    char *sym = alt ? kbindex_quick(alt, "Symptom") : NULL;
+    if (sym == NULL)
+        return;
+    fputs("<div class=\"apart\"><span class=\"muted\">It is this one if</span> ", f);
+    kbpage_markdown(f, sym, strlen(sym));
+    fputs("<a href=\"/kb/", f);
+    html_puts(f, alt->info.id);
+    fputs("#confirm\">How to confirm it</a></div>", f);
+    free(sym);
+}
+
+static bool is_differential(const json_t *d)
+{
+    return json_is_string(json_object_get(d, "differential_of"));
+}
+
+/* The headline's differential: failures no line of the log matched, listed because the
+ * knowledge base says the headline's lines are also what they look like when their own lines
+ * are missing. Shown apart from the matched diagnoses, with the Verify that tells them apart. */
+static void differentials(FILE *f, const struct kbindex *idx, const json_t *diags)
+{
+    size_t i, shown = 0;
+    json_t *d;
+    json_array_foreach(diags, i, d)
+    {
+        if (!is_differential(d))
+            continue;
+        if (shown++ == 0) {
+            fputs("<section class=\"card differential\" aria-labelledby=\"also-consider\">"
+                  "<h2 id=\"also-consider\">Not matched, also consider</h2><p class=\"muted\">No line "
+                  "of the log is their own: each is what the lines of <code>", f);
+            html_puts(f, jstr(d, "differential_of"));
+            fputs("</code> can also mean when its own lines are missing. Its Verify tells the two "
+                  "apart.</p><ul class=\"differentials\">", f);
+        }
+        fputs("<li><span class=\"tag not-matched\">not matched</span> <a href=\"/kb/", f);
+        html_puts(f, jstr(d, "id"));
+        fputs("\">", f);
+        html_puts(f, jstr(d, "title"));
+        fputs("</a> <code>", f);
+        html_puts(f, jstr(d, "id"));
+        fprintf(f, "</code> <span class=\"muted\">confidence %.0f%%</span>",
+                100 * json_real_value(json_object_get(d, "confidence")));
+        tell_apart(f, idx, jstr(d, "id"));
+        if (*jstr(d, "verify")) {
+            char id[48];
+            snprintf(id, sizeof id, "differential-verify-%zu", shown);
+            fputs("<div class=\"muted\">Verify:</div>", f);
+            code_block(f, id, jstr(d, "verify"), strlen(jstr(d, "verify")));
+        }
+        fputs("</li>", f);
+    }
+    if (shown)
+        fputs("</ul></section>\n", f);
+}
+
 static void followups(FILE *f, const struct kbindex *idx, const json_t *diags,
                       const struct diag_result *r)
 {
@@ -391,7 +451,8 @@ static void followups(FILE *f, const struct kbindex *idx, const json_t *diags,
         html_text(f, r->explain, r->explain_len);
         fputs("</pre></details>", f);
     }
-    if (json_array_size(diags) > 1) {
+    /* the other matched diagnoses (differentials, which come after them all, have their card) */
+    if (json_array_size(diags) > 1 && !is_differential(json_array_get(diags, 1))) {
         fputs("<details><summary>What else could it be?</summary><ol class=\"others\">", f);
         size_t i;
         json_t *d;
@@ -399,6 +460,8 @@ static void followups(FILE *f, const struct kbindex *idx, const json_t *diags,
         {
             if (i == 0)
                 continue;
+            if (is_differential(d))
+                break;
             fputs("<li><b>", f);
             html_puts(f, jstr(d, "title"));
             fputs("</b> <code>", f);
@@ -410,17 +473,7 @@ static void followups(FILE *f, const struct kbindex *idx, const json_t *diags,
                 html_puts(f, jstr(ev, "text"));
                 fputs("</code>", f);
             }
-            /* what tells it apart: its own symptom, and the entry's commands that confirm it */
-            const struct kb_meta *alt = kbindex_find(idx, jstr(d, "id"));
-            char *sym = alt ? kbindex_quick(alt, "Symptom") : NULL;
-            if (sym) {
-                fputs("<div class=\"apart\"><span class=\"muted\">It is this one if</span> ", f);
-                kbpage_markdown(f, sym, strlen(sym));
-                fputs("<a href=\"/kb/", f);
-                html_puts(f, alt->info.id);
-                fputs("#confirm\">How to confirm it</a></div>", f);
-                free(sym);
-            }
+            tell_apart(f, idx, jstr(d, "id"));
             fputs("</li>", f);
         }
         fputs("</ol></details>", f);
@@ -496,6 +549,7 @@ int render_result(FILE *f, const struct kbindex *idx, const struct diag_result *
     if (d) {
         rank_strip(f, input, d);
         evidence(f, idx, d);
+        differentials(f, idx, diags);
         fix_and_verify(f, d);
         kb_links(f, idx, d);
         followups(f, idx, diags, r);

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`faultline serve` in a real headless Chromium (Debian's chromium, chromium-driver and
-python3-selenium): paste the example and see the initiating rank and the fix; upload a tarball;
-browse and search the encyclopedia and follow a related link; an XSS attempt in a log renders as
+python3-selenium): paste the example and see the initiating rank and the fix, and a failure whose
+differential is shown as not matched; upload a tarball; browse and search the encyclopedia and
+follow a related link, and see an entry's differential; an XSS attempt in a log renders as
 text; paste and result work with JavaScript disabled. Each step saves a screenshot.
 Usage: test_browser.py FAULTLINE SCREENSHOT_DIR (from the repository root)."""
 import os
@@ -17,6 +18,7 @@ from serverlib import Server  # noqa: E402
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -107,6 +109,29 @@ def main():
         check(len(apart) == 1 and "confirm" in apart[0].text.lower(),
               "a runner-up says what tells it apart and how to confirm it")
         shot(d, "02b-result-runner-up")
+        # a save that failed with EIO and nothing else: disk-full is listed as not matched, apart
+        d.get(base + "/")
+        paste(d, open("tests/fixtures/kb/storage-io-error/pos-wording-torch-legacy-fd.log").read())
+        check(d.find_element(By.TAG_NAME, "h1").text == "Shared filesystem I/O error", "differential: the headline matched")
+        alt = d.find_elements(By.CSS_SELECTOR, "section.card.differential")
+        check(len(alt) == 1, "differential: one card of failures not matched")
+        if alt:
+            heading = alt[0].find_element(By.ID, alt[0].get_attribute("aria-labelledby"))
+            check(heading.tag_name == "h2" and heading.text == "Not matched, also consider",
+                  "differential: the card is a labelled section: " + heading.text)
+            items = alt[0].find_elements(By.CSS_SELECTOR, "ul.differentials li")
+            check(len(items) == 1 and items[0].text.startswith("NOT MATCHED No space left on device disk-full"),
+                  "differential: disk-full, labelled not matched: " + (items[0].text[:60] if items else ""))
+            check(not alt[0].find_elements(By.CSS_SELECTOR, ".evidence"), "differential: no evidence block")
+            # from the last control of the evidence above, Tab reaches the entry's link
+            link = alt[0].find_element(By.CSS_SELECTOR, "a[href='/kb/disk-full']")
+            d.execute_script("arguments[0].focus();", d.find_elements(By.CSS_SELECTOR, ".evidence summary")[-1])
+            d.switch_to.active_element.send_keys(Keys.TAB)
+            check(d.switch_to.active_element == link, "differential: Tab from the evidence reaches its entry link")
+            check("df -h" in alt[0].find_element(By.TAG_NAME, "pre").text, "differential: its Verify tells the two apart")
+        check(len(d.find_elements(By.CSS_SELECTOR, ".evidence li")) == 1, "differential: the evidence is the EIO line alone")
+        check(not d.find_elements(By.CSS_SELECTOR, ".followups .others"), "differential: not listed as what else it could be")
+        shot(d, "02c-result-differential")
 
         # upload a tarball of a log folder
         tmp = tempfile.mkdtemp()
@@ -153,6 +178,12 @@ def main():
         check(d.current_url == target and d.find_element(By.TAG_NAME, "h1").text != "CUDA out of memory",
               "related link opens the related entry")
         shot(d, "07-kb-related")
+        d.get(base + "/kb/storage-io-error")
+        alts = d.find_elements(By.CSS_SELECTOR, "#differential a.related")
+        check(d.find_element(By.CSS_SELECTOR, "#differential h2").text == "Also consider when only these lines are present"
+              and [a.get_attribute("href") for a in alts] == [base + "/kb/disk-full"],
+              "entry page: its differential links disk-full")
+        shot(d, "07b-kb-differential")
 
         # an XSS attempt in a log line is shown as text
         d.get(base + "/")
