@@ -71,7 +71,8 @@ function show(report: model.Report, origin: model.Origin): void {
   const byFile = new Map<string, vscode.Diagnostic[]>();
   for (const p of entries) {
     const sev = p.severity === "error" ? vscode.DiagnosticSeverity.Error
-      : p.severity === "warning" ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information;
+      : p.severity === "warning" ? vscode.DiagnosticSeverity.Warning
+      : p.severity === "hint" ? vscode.DiagnosticSeverity.Hint : vscode.DiagnosticSeverity.Information;
     const d = new vscode.Diagnostic(new vscode.Range(p.line, 0, p.line, Number.MAX_SAFE_INTEGER), p.message, sev);
     d.source = "faultline";
     d.code = p.code;

@@ -34,6 +34,10 @@ export interface Diagnosis {
   fix: string;
   verify: string;
   references: string[];
+  /* Not matched: the id of the diagnosis whose lines this failure can also explain (the
+   * knowledge base's `differential`); null (absent from the reports of older programs) when the
+   * diagnosis matched lines of its own. */
+  differential_of?: string | null;
 }
 export interface Report {
   version: string;
@@ -129,6 +133,7 @@ export interface PanelDiagnosis {
   rootCause: string;
   fix: string;
   verify: string;
+  differentialOf: string; // "" for a diagnosis that matched; else the id it is a differential of
   collateral: { id: string; ranks: string; count: number }[];
   evidence: { label: string; text: string; index: number }[];
   references: string[];
@@ -191,6 +196,7 @@ export function toPanelModel(r: Report): PanelModel {
       rootCause: d.root_cause ?? "",
       fix: d.fix ?? "",
       verify: d.verify ?? "",
+      differentialOf: d.differential_of ?? "",
       collateral: (d.collateral ?? []).map((c) => ({
         id: c.id,
         ranks: rankRanges(c.ranks ?? []),
@@ -204,7 +210,7 @@ export function toPanelModel(r: Report): PanelModel {
 
 /* ---------------------------------------------------------------- Problems entries and hovers */
 
-export type Severity = "error" | "warning" | "information";
+export type Severity = "error" | "warning" | "information" | "hint";
 
 export function severityOf(d: Diagnosis): Severity {
   switch (d.severity) {
@@ -246,10 +252,26 @@ export interface ProblemEntry extends Location {
 }
 
 /* Every evidence line with a place in a file; the first diagnosis's by its severity, the
- * others' as warnings. */
+ * others' as warnings. A differential has no lines of its own: it is a hint on the lines of the
+ * diagnosis it is an alternative reading of, never a problem of its own. */
 export function toProblems(r: Report, o: Origin): ProblemEntry[] {
   const out: ProblemEntry[] = [];
   r.diagnoses.forEach((d, di) => {
+    if (d.differential_of) {
+      const of = r.diagnoses.find((x) => x.id === d.differential_of && !x.differential_of);
+      for (const e of of?.evidence ?? []) {
+        const loc = locate(e, o);
+        if (!loc) continue;
+        out.push({
+          ...loc,
+          severity: "hint",
+          code: d.id,
+          diagnosisIndex: di,
+          message: `Not matched, also consider ${d.title}: what this line can also mean when its own lines are missing`,
+        });
+      }
+      return;
+    }
     for (const e of d.evidence ?? []) {
       const loc = locate(e, o);
       if (!loc) continue;
@@ -291,8 +313,12 @@ export function hoverMarkdown(ds: Diagnosis[]): string {
     .map((d) => {
       const args = encodeURIComponent(JSON.stringify([d.id]));
       const rank = known(d.initiating_rank) ? `, started on rank ${d.initiating_rank}` : "";
+      const head = d.differential_of
+        ? `**faultline, not matched: also consider ${mdEscape(d.title)}** (\`${d.id}\`): what the lines of ` +
+          `\`${d.differential_of}\` can also mean when its own lines are missing; its Verify tells the two apart`
+        : `**faultline: ${mdEscape(d.title)}** (\`${d.id}\`, ${d.severity}${rank})`;
       return (
-        `**faultline: ${mdEscape(d.title)}** (\`${d.id}\`, ${d.severity}${rank})\n\n` +
+        `${head}\n\n` +
         `${mdEscape(d.root_cause ?? "")}\n\n[Open encyclopedia entry](command:faultline.openEntry?${args})`
       );
     })
@@ -372,6 +398,8 @@ ol.ev li { margin: 3px 0; }
 ol.ev a { font-family: var(--vscode-editor-font-family, monospace); font-size: 0.9em; cursor: pointer; color: var(--vscode-textLink-foreground, #0969da); text-decoration: underline; }
 ol.ev .text { display: block; font-family: var(--vscode-editor-font-family, monospace); font-size: 0.86em; overflow-wrap: anywhere; }
 .refs div { font-size: 0.9em; overflow-wrap: anywhere; }
+.diag.differential { border-style: dashed; color: var(--vscode-descriptionForeground, #59636e); }
+.badge.not-matched { color: var(--vscode-descriptionForeground, #59636e); }
 `;
 
 const SCRIPT = `
@@ -407,11 +435,19 @@ function diagnosisHtml(d: PanelDiagnosis, i: number): string {
   const refs = d.references.length
     ? `<div class="block refs"><h3>References</h3>${d.references.map((r) => `<div>${e(r)}</div>`).join("")}</div>`
     : "";
-  return `<section class="diag">
-<h2><span>${i + 1}. ${e(d.title)}</span><span class="badge sev-${e(d.severity)}">${e(d.severity)}</span><span class="id">${e(d.id)} · confidence ${e(d.confidence)}</span><span class="grow"></span><button class="secondary" data-type="entry" data-diagnosis="${i}">Open encyclopedia entry</button></h2>
-<dl><dt>Initiating rank</dt><dd class="started">${e(d.started)}</dd>
+  // a differential matched nothing: where it started and what followed are its headline's
+  const about = d.differentialOf
+    ? `<dt>Not matched</dt><dd>No line of the input is its own: what the lines of <code>${e(d.differentialOf)}</code> can also mean when its own lines are missing. Its Verify tells the two apart.</dd>
+<dt>Root cause</dt><dd>${e(d.rootCause)}</dd>`
+    : `<dt>Initiating rank</dt><dd class="started">${e(d.started)}</dd>
 <dt>Root cause</dt><dd>${e(d.rootCause)}</dd>
-<dt>Collateral</dt><dd>${coll}</dd></dl>
+<dt>Collateral</dt><dd>${coll}</dd>`;
+  const badge = d.differentialOf
+    ? `<span class="badge not-matched">not matched, also consider</span>`
+    : `<span class="badge sev-${e(d.severity)}">${e(d.severity)}</span>`;
+  return `<section class="diag${d.differentialOf ? " differential" : ""}">
+<h2><span>${i + 1}. ${e(d.title)}</span>${badge}<span class="id">${e(d.id)} · confidence ${e(d.confidence)}</span><span class="grow"></span><button class="secondary" data-type="entry" data-diagnosis="${i}">Open encyclopedia entry</button></h2>
+<dl>${about}</dl>
 ${fix}${verify}
 ${ev ? `<div class="block"><h3>Evidence</h3>${ev}</div>` : ""}${refs}
 </section>`;

@@ -93,6 +93,40 @@ test("hover on a matched line names the entry and links to it", () => {
   assert.equal(idx.get(path.join(ROOT, "examples/torchrun-8rank-oom/train.log")).get(367), undefined);
 });
 
+test("a differential is a hint on its headline's lines, never a problem of its own", () => {
+  const r = golden("differential-listed");
+  const [top, alt] = r.diagnoses;
+  assert.equal(alt.differential_of, top.id); // the golden report this test is about
+  const ps = model.toProblems(r, { cwd: ROOT });
+  const mine = ps.filter((p) => p.code === alt.id);
+  assert.equal(mine.length, top.evidence.length);
+  for (const p of mine) {
+    assert.equal(p.severity, "hint");
+    assert.match(p.message, /^Not matched, also consider No space left on device: /);
+  }
+  assert.deepEqual(ps.filter((p) => p.code === top.id).map((p) => p.severity), ["error"]);
+  const file = path.join(ROOT, top.evidence[0].source);
+  const ds = model.hoverIndex(ps, r).get(file).get(top.evidence[0].line - 1);
+  assert.deepEqual(ds.map((d) => d.id), [top.id, alt.id]);
+  const md = model.hoverMarkdown(ds);
+  assert.match(md, /\*\*faultline: Shared filesystem I\/O error\*\* \(`storage-io-error`, high\)/);
+  assert.match(md, /\*\*faultline, not matched: also consider No space left on device\*\* \(`disk-full`\): what the lines of `storage-io-error`/);
+});
+
+test("panel: a differential is drawn as not matched, without rank, collateral or evidence", () => {
+  const r = golden("differential-listed");
+  const m = model.toPanelModel(r);
+  assert.deepEqual(m.diagnoses.map((d) => d.differentialOf), ["", "storage-io-error"]);
+  const html = model.renderPanelHtml(m, { nonce: "n", cspSource: "" });
+  const [matched, alt] = html.split('<section class="diag').slice(1);
+  assert.ok(!matched.startsWith(" differential") && matched.includes("<h3>Evidence</h3>"));
+  assert.ok(alt.startsWith(' differential"'));
+  assert.match(alt, /<span class="badge not-matched">not matched, also consider<\/span>/);
+  assert.match(alt, /<dt>Not matched<\/dt><dd>No line of the input is its own: what the lines of <code>storage-io-error<\/code>/);
+  for (const t of ["Evidence", "Initiating rank", "Collateral", "sev-high"]) assert.ok(!alt.includes(t), t);
+  assert.match(alt, /<h3>Verify <button data-type="run" data-diagnosis="1">/);
+});
+
 test("panel HTML: headline, actions, escaped text, one script with a nonce", () => {
   const r = structuredClone(EXAMPLE);
   r.diagnoses[0].evidence[0].text = '<script>alert("x")</script> & <img src=x onerror=alert(1)>';
