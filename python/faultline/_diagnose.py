@@ -102,6 +102,9 @@ def diagnose(paths_or_text, mask="all", *, kb=(), threads=None, source_name="<te
     source_name: the name text input is reported under (rank hints in it count, as in
     rank_3.log).
 
+    A diagnosis whose differential_of is not None matched no line: it is what the lines of the
+    diagnosis with that id can also mean (the knowledge base's `differential`), listed last.
+
     Raises FaultlineError when no input could be read at all (the CLI's exit status 2), or when
     an entry of `kb` is invalid. Sources read only in part are listed in report["input"]["errors"].
     """

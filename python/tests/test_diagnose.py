@@ -49,6 +49,22 @@ def test_text_and_bytes(root):
     assert named["diagnoses"][0]["evidence"][0]["source"] == "node-7/rank_3.log"
 
 
+def test_differential_is_marked_not_matched(root):
+    """A save that failed with EIO alone: disk-full comes after the matched storage-io-error as
+    its differential (differential_of, no evidence); with the ENOSPC of the retry in the log too,
+    disk-full matched its own line and nothing is a differential."""
+    with open(os.path.join(root, "tests/fixtures/kb/storage-io-error/pos-wording-torch-legacy-fd.log")) as f:
+        eio = f.read()
+    ds = faultline.diagnose(eio)["diagnoses"]
+    assert [(d["id"], d["differential_of"]) for d in ds] == [("storage-io-error", None),
+                                                            ("disk-full", "storage-io-error")]
+    assert ds[0]["evidence"] and ds[1]["evidence"] == []
+    assert ds[1]["confidence"] == pytest.approx(ds[0]["confidence"] / 2, abs=0.01)
+    both = faultline.diagnose(os.path.join(root, "tests/fixtures/differential/eio-then-enospc.log"))
+    assert {d["id"]: d["differential_of"] for d in both["diagnoses"]} == {"storage-io-error": None,
+                                                                          "disk-full": None}
+
+
 def test_list_of_paths_and_pathlike(root, monkeypatch):
     import pathlib
     monkeypatch.chdir(root)
