@@ -160,8 +160,10 @@ int main(int argc, char **argv)
         } else {
             neg++;
             ok = true;
+            /* a differential is listed as not matched: only a matched diagnosis is a near miss */
             for (size_t k = 0; k < fl_report_diagnosis_count(r); k++)
-                if (strcmp(fl_report_diagnosis_id(r, k), id) == 0)
+                if (strcmp(fl_report_diagnosis_id(r, k), id) == 0 &&
+                    fl_report_diagnosis_differential_of(r, k) == NULL)
                     ok = false;
             if (!ok)
                 printf("FAIL %s/%s: near miss diagnosed as %s\n", id, names[i], id);
