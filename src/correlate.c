@@ -1528,11 +1528,14 @@ enum fl_status correlator_add(struct correlator *c, int entry, int signal,
         return FL_ERR_NOMEM;
     /* a line that two signals of the entry match ("[Errno 28] No space left on device") is one
      * line: kept once, counted once */
-    const struct event *prev = st->nevents ? &st->events[st->nevents - 1] : NULL;
+    struct event *prev = st->nevents ? &st->events[st->nevents - 1] : NULL;
     bool again = prev && prev->line_no == lv->line_no && prev->src == lv->src;
+    if (again)
+        prev->line_signals |= UINT64_C(1) << signal;
     if (st->nevents < EVIDENCE_KEEP && !again) {
         struct event *ev = &st->events[st->nevents];
-        *ev = (struct event){.signal = signal, .src = lv->src, .line_no = lv->line_no,
+        *ev = (struct event){.signal = signal, .line_signals = UINT64_C(1) << signal,
+                             .src = lv->src, .line_no = lv->line_no,
                              .rank = lv->meta.rank, .ts_ms = lv->meta.ts_ms,
                              .ts_no_year = lv->meta.ts_no_year,
                              .ts_no_zone = lv->meta.ts_no_zone, .seq = seq};
@@ -2126,19 +2129,35 @@ static bool reported(const struct fl_report *r, const char *id)
     return false;
 }
 
+/* Whether every signal of the candidate that matched read its first matched line: one message
+ * that several signals read (the modern OOM line holds two), however often it repeats, and no
+ * line of another kind. A config signal is a fact of its own. */
+static bool one_message(const struct run_analysis *a, const struct candidate *cd)
+{
+    const struct entry *e = cand_entry(a, cd);
+    if (cd->st->nevents == 0)
+        return cd->matched <= 1;
+    uint64_t first_line = cd->st->events[0].line_signals;
+    for (size_t s = 0; s < e->nsignals; s++)
+        if (e->signals[s].positive && cd->st->counts[s] &&
+            (e->signals[s].kind == SIGNAL_CONFIG || !(first_line >> s & 1)))
+            return false;
+    return true;
+}
+
 /* The headline entry's differential, after every diagnosis that matched: the failures its lines
  * also are when their own lines are missing, as in an excerpt pasted into an issue or a version
  * that words them differently ("Input/output error" on a save is also a full disk). Only for a
- * headline that rests on one line's kind (one distinct signal, or a kind inferred from an
- * exception or from the ranks): a second, independent signal ("nfs: server not responding"
- * before the EIO) says which it is. Each is at the headline's place, at half its confidence,
- * with no evidence of its own; its Verify is how to tell. */
+ * headline that rests on one line's kind (one message, however many signals read it, or a kind
+ * inferred from an exception or from the ranks): an independent line ("nfs: server not
+ * responding" before the EIO) says which it is. Each is at the headline's place, at half its
+ * confidence, with no evidence of its own; its Verify is how to tell. */
 static enum fl_status add_differentials(const struct run_analysis *a, struct fl_report *r,
                                         struct buf *explain)
 {
     const struct entry *e = r->diagnoses[0].entry;
     bool one_kind = a->kind != HEADLINE_CANDIDATE || a->headline_entry != NULL ||
-                    a->cands[a->top].matched <= 1;
+                    one_message(a, &a->cands[a->top]);
     if (e == NULL || e->ndifferential == 0 || !one_kind)
         return FL_OK;
     const struct fl_kb *kb = a->kb;

@@ -21,6 +21,8 @@
 
 struct event {
     int signal;
+    uint64_t line_signals;       /* bit i: signal i of the entry matched this line too (at most
+                                    KB_MAX_SIGNALS, 64, per entry) */
     int src;
     uint64_t line_no;
     long rank;
