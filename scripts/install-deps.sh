@@ -6,7 +6,7 @@ pkgs="$* build-essential cmake ninja-build pkg-config libvectorscan-dev libpcre2
 libjansson-dev zlib1g-dev libzstd-dev libarchive-dev libcmocka-dev gzip zstd tar
 libmicrohttpd-dev libsqlite3-dev libmd4c-dev libmd4c-html0-dev nettle-dev libcurl4-openssl-dev python3
 python3-setuptools python3-pytest python3-venv python3-pip
-chromium chromium-driver python3-selenium wrk"
+chromium chromium-driver python3-selenium wrk ripgrep"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -249,8 +249,31 @@ long fl_kb_find(const struct fl_kb *kb, const char *id)
     return -1;
 }
 
+/* The ')' that closes the group opened at s, past escapes and bracket expressions; or the end. */
+static const char *group_end(const char *s)
+{
+    int depth = 0;
+    bool in_class = false;
+    for (; *s; s++) {
+        if (*s == '\\' && s[1])
+            s++;
+        else if (in_class)
+            in_class = *s != ']';
+        else if (*s == '[')
+            in_class = true, s += s[1] == '^', s += s[1] == ']';
+        else if (*s == '(')
+            depth++;
+        else if (*s == ')' && --depth == 0)
+            return s;
+    }
+    return s - 1;
+}
+
 /* grep -E and rg share POSIX ERE for what KB regexes use, except named groups and the escapes
- * below; literals are escaped so that both read them as fixed text. */
+ * below; literals are escaped so that both read them as fixed text. Neither runs look-around or
+ * back-references: a look-around is left out and a back-reference matches anything, so that
+ * the pattern matches every line faultline's does (and a few more), which is what comparing the
+ * cost of a scan needs. */
 static void write_ere(FILE *out, const char *s, bool literal, enum fl_pattern_dialect dialect)
 {
     if (literal) {
@@ -262,6 +285,16 @@ static void write_ere(FILE *out, const char *s, bool literal, enum fl_pattern_di
         return;
     }
     for (; *s; s++) {
+        if (s[0] == '(' && s[1] == '?' &&
+            (s[2] == '=' || s[2] == '!' || (s[2] == '<' && (s[3] == '=' || s[3] == '!')))) {
+            s = group_end(s);
+            continue;
+        }
+        if (s[0] == '\\' && s[1] == 'k' && s[2] == '<' && strchr(s, '>')) {
+            fputs(".*", out);
+            s = strchr(s, '>');
+            continue;
+        }
         if (s[0] == '(' && s[1] == '?') {
             if (s[2] == ':') {
                 fputc('(', out);
