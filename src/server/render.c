@@ -549,8 +549,9 @@ int render_result(FILE *f, const struct kbindex *idx, const struct diag_result *
     if (d) {
         rank_strip(f, input, d);
         evidence(f, idx, d);
-        differentials(f, idx, diags);
+        /* what the headline's own fix and check are comes first; the alternatives after them */
         fix_and_verify(f, d);
+        differentials(f, idx, diags);
         kb_links(f, idx, d);
         followups(f, idx, diags, r);
     }

@@ -123,11 +123,25 @@ def main():
             check(len(items) == 1 and items[0].text.startswith("NOT MATCHED No space left on device disk-full"),
                   "differential: disk-full, labelled not matched: " + (items[0].text[:60] if items else ""))
             check(not alt[0].find_elements(By.CSS_SELECTOR, ".evidence"), "differential: no evidence block")
-            # from the last control of the evidence above, Tab reaches the entry's link
+            # after the headline's Fix and Verify: from the Verify's copy button, Tab reaches the entry's link
             link = alt[0].find_element(By.CSS_SELECTOR, "a[href='/kb/disk-full']")
-            d.execute_script("arguments[0].focus();", d.find_elements(By.CSS_SELECTOR, ".evidence summary")[-1])
-            d.switch_to.active_element.send_keys(Keys.TAB)
-            check(d.switch_to.active_element == link, "differential: Tab from the evidence reaches its entry link")
+            verify = [s for s in d.find_elements(By.CSS_SELECTOR, "section.card")
+                      if s.find_elements(By.TAG_NAME, "h2") and s.find_element(By.TAG_NAME, "h2").text == "Verify"]
+            check(len(verify) == 1 and d.execute_script(
+                "return arguments[0].compareDocumentPosition(arguments[1]) & 4;", verify[0], alt[0]) != 0,
+                "differential: the card comes after the headline's Verify")
+            if verify:
+                # Tab from the Verify's copy button passes its code block (a scrollable region is
+                # focusable) and then reaches the entry's link, with nothing in between
+                d.execute_script("arguments[0].focus();", verify[0].find_element(By.CSS_SELECTOR, "button"))
+                for _ in range(3):
+                    if d.switch_to.active_element == link:
+                        break
+                    d.switch_to.active_element.send_keys(Keys.TAB)
+                    inside = d.execute_script("return arguments[0].contains(document.activeElement);", verify[0])
+                    check(inside or d.switch_to.active_element == link,
+                          "differential: nothing between the Verify and its entry link")
+                check(d.switch_to.active_element == link, "differential: Tab from the Verify reaches its entry link")
             check("df -h" in alt[0].find_element(By.TAG_NAME, "pre").text, "differential: its Verify tells the two apart")
         check(len(d.find_elements(By.CSS_SELECTOR, ".evidence li")) == 1, "differential: the evidence is the EIO line alone")
         check(not d.find_elements(By.CSS_SELECTOR, ".followups .others"), "differential: not listed as what else it could be")
