@@ -49,8 +49,13 @@ test("healthy report: no failure, no problems", () => {
 });
 
 test("problems point at the log lines that matched", () => {
-  const ps = model.toProblems(EXAMPLE, { cwd: ROOT });
+  // the headline's evidence lines; its differentials (cuda-oom's: fragmentation, a leak) are
+  // hints on the same lines
+  const all = model.toProblems(EXAMPLE, { cwd: ROOT });
+  const ps = all.filter((p) => p.severity !== "hint");
   assert.equal(ps.length, EXAMPLE.diagnoses[0].evidence.length);
+  assert.equal(all.length - ps.length,
+    EXAMPLE.diagnoses.filter((d) => d.differential_of).length * ps.length);
   const p = ps[0];
   assert.equal(p.file, path.join(ROOT, "examples/torchrun-8rank-oom/train.log"));
   assert.equal(p.line, 368);
