@@ -2135,9 +2135,7 @@ static bool reported(const struct fl_report *r, const char *id)
 static bool one_message(const struct run_analysis *a, const struct candidate *cd)
 {
     const struct entry *e = cand_entry(a, cd);
-    if (cd->st->nevents == 0)
-        return cd->matched <= 1;
-    uint64_t first_line = cd->st->events[0].line_signals;
+    uint64_t first_line = cd->st->nevents ? cd->st->events[0].line_signals : 0;
     for (size_t s = 0; s < e->nsignals; s++)
         if (e->signals[s].positive && cd->st->counts[s] &&
             (e->signals[s].kind == SIGNAL_CONFIG || !(first_line >> s & 1)))
@@ -2176,7 +2174,7 @@ static enum fl_status add_differentials(const struct run_analysis *a, struct fl_
                                 .differential_of = top->id};
         memcpy(d->host, top->host, HOST_MAX);
         fill_prose(d, &kb->entries[k]);
-        d->confidence = (double)(long)(top->confidence * 50 + 0.5) / 100.0;
+        d->confidence = score_differential(top->confidence);
         buf_printf(explain, "%s (differential of %s, not matched): listed because %s rests on "
                    "one line's kind\n", d->id, top->id, top->id);
     }

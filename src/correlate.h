@@ -165,5 +165,7 @@ struct score_input {
     bool inferred;               /* from an exception's type and frames, not the entry's signals */
 };
 double score_confidence(const struct score_input *in);
+/* A differential's confidence: no line of its own, so half its headline's. */
+double score_differential(double headline_confidence);
 
 #endif

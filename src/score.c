@@ -15,6 +15,12 @@ static double toward_one(double c, double fraction)
     return c + (1.0 - c) * fraction;
 }
 
+/* Two decimals: the report's confidence never claims more precision than its rules have. */
+static double two_decimals(double c)
+{
+    return (double)(long)(c * 100 + 0.5) / 100.0;
+}
+
 double score_confidence(const struct score_input *in)
 {
     double c = 0.5;
@@ -30,5 +36,10 @@ double score_confidence(const struct score_input *in)
         c = c > 0.59 ? 0.59 : c;
     if (!in->is_top)
         c *= 0.9;
-    return (double)(long)(c * 100 + 0.5) / 100.0;
+    return two_decimals(c);
+}
+
+double score_differential(double headline_confidence)
+{
+    return two_decimals(headline_confidence * 0.5);
 }
