@@ -30,6 +30,9 @@
  *                                when the console cannot say which of equals it was, no rank;
  *   rule_exit_code_of_its_own    or the one rank torchrun lists with an exit code that is neither
  *                                1 nor a signal (sys.exit(3)): child-failed, on that rank;
+ *   rule_odd_collective          or the one rank whose traceback waited in another collective of
+ *                                torch.distributed (broadcast) than all the others' (all_reduce):
+ *                                collective-mismatch, on that rank where the tracebacks name one;
  *   rule_late_arriver            or the one rank that found its peers gone while all others timed
  *                                out waiting: it came late (stuck, or rank 0's long work); on a
  *                                console that names no rank, the same shape without a rank;
@@ -945,6 +948,82 @@ static bool rule_exit_code_of_its_own(struct run_analysis *a)
     return true;
 }
 
+/* The torch.distributed collective a consequence was raised in: the function of its innermost
+ * frame when that frame is the collective API (distributed_c10d.py: all_reduce, broadcast,
+ * barrier), else NULL (DDP's all-reduce inside backward, a store's wait, no traceback). */
+static const char *collective_called(const struct exception_event *e)
+{
+    if (!correlator_exception_is_consequence(e) || launcher_own(e) || e->frame == NULL ||
+        strstr(e->frame, "distributed_c10d.py:") == NULL)
+        return NULL;
+    const char *in = strstr(e->frame, " in ");
+    return in && in[4] ? in + 4 : NULL;
+}
+
+/* Whether exc[i]'s rank already told of a call before it: 1 the same one (a console and the
+ * rank's own file tell one story twice), -1 another one, 0 not. */
+static int rank_told_before(const struct run_analysis *a, size_t i, const char *fn)
+{
+    for (size_t j = 0; j < i; j++) {
+        const char *g = a->exc[j].rank == a->exc[i].rank ? collective_called(&a->exc[j]) : NULL;
+        if (g)
+            return strcmp(g, fn) == 0 ? 1 : -1;
+    }
+    return 0;
+}
+
+/* With only consequences on the ranks, all but one of them timed out or lost their peers in one
+ * collective of torch.distributed (all_reduce) and the one left in another (broadcast): the ranks
+ * did not issue the same collectives, and that one took another path (collective-mismatch), not
+ * a rank that merely came late to the same call. Counted per rank where the tracebacks name
+ * ranks, else per traceback; at least two must agree, so that the odd one is known. */
+static bool rule_odd_collective(struct run_analysis *a)
+{
+    const char *fn[2] = {NULL, NULL};
+    size_t count[2] = {0, 0};
+    long rank[2] = {-1, -1};
+    bool ranked = false;
+    for (size_t i = 0; i < a->nexc; i++)
+        ranked |= a->exc[i].rank >= 0 && collective_called(&a->exc[i]) != NULL;
+    for (size_t i = 0; i < a->nexc; i++) {
+        const struct exception_event *e = &a->exc[i];
+        const char *f = collective_called(e);
+        if (f == NULL || (ranked && e->rank < 0))
+            continue;
+        int told = ranked ? rank_told_before(a, i, f) : 0;
+        if (told < 0)
+            return false; /* one rank in two different calls: not a single odd path */
+        if (told > 0)
+            continue;
+        int k = fn[0] == NULL || strcmp(fn[0], f) == 0 ? 0 : fn[1] == NULL || strcmp(fn[1], f) == 0 ? 1 : -1;
+        if (k < 0)
+            return false; /* three different calls */
+        fn[k] = f;
+        count[k]++;
+        rank[k] = e->rank;
+    }
+    int odd = count[0] == 1 && count[1] >= 2 ? 0 : count[1] == 1 && count[0] >= 2 ? 1 : -1;
+    if (odd < 0 || !headline_is(a, "collective-mismatch"))
+        return false;
+    const char *agreed = fn[1 - odd];
+    a->rank = rank[odd];
+    decided(a, &a->headline_rule, "odd_collective", "%zu %s waited in %s(), one in %s(): the ranks "
+            "did not issue the same collectives: collective-mismatch", count[1 - odd],
+            ranked ? "ranks" : "tracebacks", agreed, fn[odd]);
+    if (a->rank >= 0) {
+        buf_printf(&a->why, "every other rank waited in %s(); rank %ld was in %s()", agreed, a->rank,
+                   fn[odd]);
+        decided(a, &a->rank_rule, "odd_collective", "rank %ld is the one whose call differs",
+                a->rank);
+    } else {
+        buf_printf(&a->why, "the other tracebacks waited in %s(), one in %s(); the console does not "
+                   "say which rank printed it", agreed, fn[odd]);
+        decided(a, &a->rank_rule, "odd_collective", "which rank called %s() is not written on "
+                "these lines", fn[odd]);
+    }
+    return true;
+}
+
 static bool rule_printed_while_others_waited(struct run_analysis *a);
 
 /* Every rank but one timed out waiting in a collective, and that one only found its peers gone
@@ -1420,8 +1499,9 @@ void correlator_decide(struct run_analysis *a)
             rule_exception_class(a);
         else if (!rule_collateral_only(a))
             return;
-        else if (rule_silent_rank(a) || rule_exit_code_of_its_own(a) || rule_late_arriver(a) ||
-                 rule_printed_while_others_waited(a) || rule_stopped_from_outside(a))
+        else if (rule_silent_rank(a) || rule_exit_code_of_its_own(a) || rule_odd_collective(a) ||
+                 rule_late_arriver(a) || rule_printed_while_others_waited(a) ||
+                 rule_stopped_from_outside(a))
             return;
     }
     if (rule_signal_death(a))
