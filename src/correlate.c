@@ -1599,6 +1599,9 @@ enum fl_status correlator_add(struct correlator *c, int entry, int signal,
 {
     struct entry_state *st = &c->st[entry];
     const struct signal *sig = &c->kb->entries[entry].signals[signal];
+    /* the rank a line is about: a rank it names, else the one that printed it, unless that one
+     * only reported on the others */
+    long rank = sig->observer && !lv->meta.rank_named ? -1 : lv->meta.rank;
     st->counts[signal]++;
     uint64_t seq = c->seq++;
     if (!sig->positive)
@@ -1627,8 +1630,8 @@ enum fl_status correlator_add(struct correlator *c, int entry, int signal,
     }
     if (sig->supporting) {
         /* supporting lines never date the failure, but may name its rank */
-        if (st->support_rank < 0 && lv->meta.rank >= 0)
-            st->support_rank = lv->meta.rank;
+        if (st->support_rank < 0 && rank >= 0)
+            st->support_rank = rank;
         if (st->named_rank < 0 && lv->meta.rank_named)
             st->named_rank = lv->meta.rank;
         return FL_OK;
@@ -1639,7 +1642,7 @@ enum fl_status correlator_add(struct correlator *c, int entry, int signal,
     st->last_src = lv->src;
     st->last_line = lv->line_no;
     /* the line's kept event, if a signal before this one kept it, is where it was seen first */
-    return note_rank(st, lv->meta.rank, lv->meta.ts_ms, again ? prev->seq : seq, 1);
+    return note_rank(st, rank, lv->meta.ts_ms, again ? prev->seq : seq, 1);
 }
 
 enum fl_status correlator_merge(struct correlator *dst, struct correlator *src,

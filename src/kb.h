@@ -55,6 +55,8 @@ struct signal {
     bool nocase;
     bool positive;     /* appears outside any `not` in the condition: its lines are evidence */
     bool supporting;   /* not named by the condition: evidence that never decides or ranks */
+    bool observer;     /* printed by one rank about others (a coordinator's report): the rank
+                          that printed it is not the rank it is about */
     struct {           /* SIGNAL_CONFIG: the parsed test (signal_config) */
         uint32_t fact;
         enum cmp_op op;

@@ -50,6 +50,13 @@ static const char *scalar(yaml_node_t *n)
     return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
 }
 
+/* A YAML boolean as the entries write it: true or yes; anything else is false. */
+static bool is_true(yaml_node_t *n)
+{
+    const char *s = scalar(n);
+    return s && (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0);
+}
+
 /* True when `key` is also the key of a pair of the mapping before p (libyaml keeps both). */
 static bool duplicate_key(struct loader *ld, yaml_node_t *map, yaml_node_pair_t *p, const char *key)
 {
@@ -187,8 +194,9 @@ static enum fl_status parse_signal(struct loader *ld, yaml_node_t *n, struct sig
             if ((st = get_pattern_text(ld, v, key, &sig->prefilter)) != FL_OK)
                 return st;
         } else if (strcmp(key, "nocase") == 0) {
-            const char *s = scalar(v);
-            sig->nocase = s && (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0);
+            sig->nocase = is_true(v);
+        } else if (strcmp(key, "observer") == 0) {
+            sig->observer = is_true(v);
         } else {
             return fail_at(ld, k, "unknown signal key '%s'%s", key, NULL);
         }

@@ -146,10 +146,11 @@ static void write_tables(FILE *out, const struct tables *t, const struct fl_kb *
         const struct signal *g = &t->signals[k];
         fprintf(out,
                 "    {.name = %uU, .kind = (enum signal_kind)%d, .text = %uU, .prefilter = %uU, "
-                ".nocase = %d, .positive = %d, .supporting = %d, .cfg = {.fact = %uU, "
-                ".op = (enum cmp_op)%d, .value = %uU}, .pattern = %d, .line = %u},\n",
+                ".nocase = %d, .positive = %d, .supporting = %d, .observer = %d, "
+                ".cfg = {.fact = %uU, .op = (enum cmp_op)%d, .value = %uU}, .pattern = %d, "
+                ".line = %u},\n",
                 g->name, (int)g->kind, g->text, g->prefilter, g->nocase, g->positive,
-                g->supporting, g->cfg.fact, (int)g->cfg.op, g->cfg.value, g->pattern, g->line);
+                g->supporting, g->observer, g->cfg.fact, (int)g->cfg.op, g->cfg.value, g->pattern, g->line);
     }
     fputs("    {0}};\nconst struct cond_insn kb_embedded_conds[] = {\n", out);
     for (size_t i = 0; i < kb->nentries; i++)
