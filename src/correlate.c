@@ -47,8 +47,9 @@
  *   rule_seqnum_lag, rule_stack_odd_one_out, rule_progress_stalled   for a hang: the rank whose
  *                                NCCL sequence number lags, whose stack differs from all others',
  *                                or whose steps stopped a minute before the others';
- *   rule_fingerprint_odd_one_out  collectives that differ across ranks: the rank whose
- *                                CollectiveFingerPrint differs from all others', which agree;
+ *   rule_fingerprint_odd_one_out  collectives or models that differ across ranks: the rank whose
+ *                                CollectiveFingerPrint, or whose parameter count in DDP's check,
+ *                                differs from all others', which agree;
  *   rule_first_nonfinite_loss    a loss that went nan or inf: the rank whose own loss line was
  *                                non-finite first, not the first to stop on the reduced value;
  *   rule_signal_death            a worker killed by SIGKILL/SIGSEGV/SIGABRT prints nothing: the
@@ -447,7 +448,7 @@ static bool rule_progress_stalled(struct run_analysis *a)
 
 struct fingerprint {
     long rank;
-    const char *fp;      /* "CollectiveFingerPrint(...)", balanced */
+    const char *fp;      /* "CollectiveFingerPrint(...)", balanced; or a parameter count */
     size_t len;
 };
 
@@ -497,6 +498,37 @@ static void read_fingerprints(const char *text, struct fingerprint *v, size_t *n
     }
 }
 
+/* "N<between>C" at p, rank N's count C: noted; returns the end of C, or NULL. */
+static const char *read_count(const char *p, const char *between, struct fingerprint *v, size_t *n)
+{
+    char *end;
+    long rank = strtol(p, &end, 10);
+    size_t k = strlen(between);
+    if (end == p || rank < 0 || strncmp(end, between, k) != 0)
+        return NULL;
+    const char *c = end + k;
+    size_t len = strspn(c, "0123456789");
+    if (len == 0)
+        return NULL;
+    note_fingerprint(v, n, rank, c, len);
+    return c + len;
+}
+
+/* DDP's check of the parameter count (reducer.cpp): every rank gathers all counts and raises
+ * "DDP expects same model across all ranks, but Rank S has C params, while rank O has
+ * inconsistent D params", its own count and that of the first rank that differs from it. Each
+ * statement is one rank's count, read like a fingerprint: the rank built with another model is
+ * the one whose count differs from all the others', which agree, whoever printed first. */
+static void read_param_counts(const char *text, struct fingerprint *v, size_t *n)
+{
+    static const char head[] = "DDP expects same model across all ranks, but Rank ";
+    const char *p = text ? strstr(text, head) : NULL;
+    if (p == NULL || (p = read_count(p + sizeof head - 1, " has ", v, n)) == NULL ||
+        strncmp(p, " params, while rank ", 20) != 0)
+        return;
+    read_count(p + 20, " has inconsistent ", v, n);
+}
+
 static bool same_fingerprint(const struct fingerprint *a, const struct fingerprint *b)
 {
     return a->len == b->len && memcmp(a->fp, b->fp, a->len) == 0;
@@ -534,23 +566,34 @@ static bool headline_reports_mismatch(const struct run_analysis *a, const struct
 
 static bool rule_fingerprint_odd_one_out(struct run_analysis *a)
 {
-    struct fingerprint v[FINGERPRINT_RANKS];
-    size_t n = 0;
-    bool reported = false;
+    struct fingerprint fps[FINGERPRINT_RANKS], counts[FINGERPRINT_RANKS];
+    size_t nfps = 0, ncounts = 0;
+    bool fps_reported = false, counts_reported = false;
     for (size_t i = 0; i < a->nexc; i++) {
         const char *m = a->exc[i].message;
-        read_fingerprints(m, v, &n);
-        reported |= m && strstr(m, "Detected mismatch between collectives") &&
-                    headline_reports_mismatch(a, &a->exc[i]);
+        read_fingerprints(m, fps, &nfps);
+        read_param_counts(m, counts, &ncounts);
+        bool headline = m && headline_reports_mismatch(a, &a->exc[i]);
+        fps_reported |= headline && strstr(m, "Detected mismatch between collectives");
+        counts_reported |= headline && strstr(m, "DDP expects same model across all ranks");
     }
-    long odd = reported ? fingerprint_odd_rank(v, n) : -1;
-    if (odd < 0)
+    long odd = fps_reported ? fingerprint_odd_rank(fps, nfps) : -1;
+    if (odd >= 0) {
+        buf_printf(&a->why, "rank %ld's collective differs from what the %zu other ranks it was "
+                   "compared with ran, which agree (TORCH_DISTRIBUTED_DEBUG=DETAIL's fingerprints)",
+                   odd, nfps - 1);
+        decided(a, &a->rank_rule, "fingerprint_odd_one_out", "rank %ld's CollectiveFingerPrint "
+                "differs from the %zu other ranks', which agree", odd, nfps - 1);
+    } else if ((odd = counts_reported ? fingerprint_odd_rank(counts, ncounts) : -1) >= 0) {
+        buf_printf(&a->why, "rank %ld's model has another number of parameters than the %zu other "
+                   "ranks', which agree (DDP's check of the parameters across ranks)", odd,
+                   ncounts - 1);
+        decided(a, &a->rank_rule, "fingerprint_odd_one_out", "rank %ld's parameter count differs "
+                "from the %zu other ranks', which agree", odd, ncounts - 1);
+    } else {
         return false;
+    }
     a->rank = odd;
-    buf_printf(&a->why, "rank %ld's collective differs from what the %zu other ranks it was compared "
-               "with ran, which agree (TORCH_DISTRIBUTED_DEBUG=DETAIL's fingerprints)", odd, n - 1);
-    decided(a, &a->rank_rule, "fingerprint_odd_one_out", "rank %ld's CollectiveFingerPrint differs "
-            "from the %zu other ranks', which agree", odd, n - 1);
     return true;
 }
 

@@ -437,6 +437,38 @@ static void mismatch_names_the_odd_fingerprint(void **state)
     correlator_analysis_free(&r.a);
 }
 
+/* DDP's parameter-count check: each rank states its own count and the first rank whose count
+ * differs; the rank built with another model is the one whose count differs from all others' */
+#define COUNTS(s, c, o, d) "DDP expects same model across all ranks, but Rank " s " has " c \
+        " params, while rank " o " has inconsistent " d " params."
+
+static void model_mismatch_names_the_odd_count(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r, 3);
+    size_t dm = entry_index("ddp-model-mismatch-across-ranks");
+    add_candidate(&r, "ddp-model-mismatch-across-ranks", (long[]){0, 2, 1}, 3, TS_UNKNOWN, 10);
+    /* a console with no rank prefixes: the messages name their ranks */
+    add_exception(&r, "RuntimeError", COUNTS("0", "4", "2", "6"), -1, 10)->entry = (int)dm;
+    add_exception(&r, "RuntimeError", COUNTS("2", "6", "0", "4"), -1, 11)->entry = (int)dm;
+    check_decision(&r, "ddp-model-mismatch-across-ranks", NULL, ANY_RANK, "rank_where_written");
+    add_exception(&r, "RuntimeError", COUNTS("1", "4", "2", "6"), -1, 12)->entry = (int)dm;
+    check_decision(&r, "ddp-model-mismatch-across-ranks", NULL, 2, "fingerprint_odd_one_out");
+    /* rank 0 is the odd one: the others name it, and rank 0 names the first other rank */
+    r.a.nexc = 0;
+    add_exception(&r, "RuntimeError", COUNTS("0", "6", "1", "4"), -1, 10)->entry = (int)dm;
+    add_exception(&r, "RuntimeError", COUNTS("2", "4", "0", "6"), -1, 11)->entry = (int)dm;
+    check_decision(&r, NULL, NULL, 0, "fingerprint_odd_one_out");
+    /* a count cut short says nothing */
+    r.a.nexc = 0;
+    add_exception(&r, "RuntimeError", "DDP expects same model across all ranks, but Rank 0 has ", -1,
+                  10)->entry = (int)dm;
+    add_exception(&r, "RuntimeError", COUNTS("2", "4", "0", "6"), -1, 11)->entry = (int)dm;
+    check_decision(&r, NULL, NULL, ANY_RANK, "rank_where_written");
+    correlator_analysis_free(&r.a);
+}
+
 static void signal_death_names_the_killed_rank(void **state)
 {
     (void)state;
@@ -1271,6 +1303,7 @@ int main(void)
         cmocka_unit_test(hang_rules),
         cmocka_unit_test(signal_death_names_the_killed_rank),
         cmocka_unit_test(mismatch_names_the_odd_fingerprint),
+        cmocka_unit_test(model_mismatch_names_the_odd_count),
         cmocka_unit_test(silent_rank_says_how_it_ended),
         cmocka_unit_test(silent_rank_on_another_node),
         cmocka_unit_test(silent_rank_among_equals),
