@@ -930,7 +930,7 @@ static bool rule_silent_rank(struct run_analysis *a)
     const char *id, *how;
     if (f && f->exitcode > 0) {
         id = "child-failed";
-        how = "exited with a code of its own and no traceback";
+        how = "exited by itself (torchrun lists its non-zero exit code) with no traceback";
     } else if (f && !stop_signal(f->exitcode)) {
         /* no entry of a signal death fired (a SIGABRT with no C++ terminate printed) */
         id = "child-failed";
