@@ -47,9 +47,10 @@
  *   rule_seqnum_lag, rule_stack_odd_one_out, rule_progress_stalled   for a hang: the rank whose
  *                                NCCL sequence number lags, whose stack differs from all others',
  *                                or whose steps stopped a minute before the others';
- *   rule_fingerprint_odd_one_out  collectives or models that differ across ranks: the rank whose
- *                                CollectiveFingerPrint, or whose parameter count in DDP's check,
- *                                differs from all others', which agree;
+ *   rule_fingerprint_odd_one_out  collectives, models or stores that differ across ranks: the rank
+ *                                whose CollectiveFingerPrint, parameter count in DDP's check, or
+ *                                store address it failed to reach differs from all others', which
+ *                                agree;
  *   rule_first_nonfinite_loss    a loss that went nan or inf: the rank whose own loss line was
  *                                non-finite first, not the first to stop on the reduced value;
  *   rule_signal_death            a worker killed by SIGKILL/SIGSEGV/SIGABRT prints nothing: the
@@ -529,6 +530,27 @@ static void read_param_counts(const char *text, struct fingerprint *v, size_t *n
     read_count(p + 20, " has inconsistent ", v, n);
 }
 
+/* c10d's client names the store it could not reach: "... while trying to connect to (host,
+ * port)" (a timeout) or "failed to connect to [host]:port (errno: ...)" (refused). The ranks that
+ * agree tried the address their launcher gave them; one that tried another read its own, stale
+ * configuration. Read per rank, from exceptions whose rank is known. */
+static void read_store_address(const struct exception_event *e, struct fingerprint *v, size_t *n)
+{
+    static const char *const heads[] = {"while trying to connect to (", "failed to connect to [",
+                                        NULL};
+    for (int i = 0; heads[i] && e->rank >= 0 && e->message; i++) {
+        const char *p = strstr(e->message, heads[i]);
+        if (p == NULL)
+            continue;
+        p += strlen(heads[i]) - 1;
+        size_t len = i == 0 ? strcspn(p, ")") + 1 : strcspn(p, " ");
+        if (i == 0 && p[len - 1] != ')')
+            return; /* cut before its end */
+        note_fingerprint(v, n, e->rank, p, len);
+        return;
+    }
+}
+
 static bool same_fingerprint(const struct fingerprint *a, const struct fingerprint *b)
 {
     return a->len == b->len && memcmp(a->fp, b->fp, a->len) == 0;
@@ -566,8 +588,8 @@ static bool headline_reports_mismatch(const struct run_analysis *a, const struct
 
 static bool rule_fingerprint_odd_one_out(struct run_analysis *a)
 {
-    struct fingerprint fps[FINGERPRINT_RANKS], counts[FINGERPRINT_RANKS];
-    size_t nfps = 0, ncounts = 0;
+    struct fingerprint fps[FINGERPRINT_RANKS], counts[FINGERPRINT_RANKS], stores[FINGERPRINT_RANKS];
+    size_t nfps = 0, ncounts = 0, nstores = 0;
     bool fps_reported = false, counts_reported = false;
     for (size_t i = 0; i < a->nexc; i++) {
         const char *m = a->exc[i].message;
@@ -576,6 +598,8 @@ static bool rule_fingerprint_odd_one_out(struct run_analysis *a)
         bool headline = m && headline_reports_mismatch(a, &a->exc[i]);
         fps_reported |= headline && strstr(m, "Detected mismatch between collectives");
         counts_reported |= headline && strstr(m, "DDP expects same model across all ranks");
+        if (headline)
+            read_store_address(&a->exc[i], stores, &nstores);
     }
     long odd = fps_reported ? fingerprint_odd_rank(fps, nfps) : -1;
     if (odd >= 0) {
@@ -590,6 +614,11 @@ static bool rule_fingerprint_odd_one_out(struct run_analysis *a)
                    ncounts - 1);
         decided(a, &a->rank_rule, "fingerprint_odd_one_out", "rank %ld's parameter count differs "
                 "from the %zu other ranks', which agree", odd, ncounts - 1);
+    } else if ((odd = fingerprint_odd_rank(stores, nstores)) >= 0) {
+        buf_printf(&a->why, "rank %ld tried to reach the store at another address than the %zu other "
+                   "ranks, which agree: its configuration differs", odd, nstores - 1);
+        decided(a, &a->rank_rule, "fingerprint_odd_one_out", "rank %ld's store address differs from "
+                "the %zu other ranks', which agree", odd, nstores - 1);
     } else {
         return false;
     }

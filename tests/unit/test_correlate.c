@@ -469,6 +469,40 @@ static void model_mismatch_names_the_odd_count(void **state)
     correlator_analysis_free(&r.a);
 }
 
+/* c10d's client names the store it could not reach; the rank that tried another address than
+ * all the others, which agree, read a configuration of its own */
+#define STORE_TIMEOUT(port) "The client socket has timed out after 10s while trying to connect to " \
+                            "(127.0.0.1, " port ")."
+#define STORE_REFUSED(port) "The client socket has failed to connect to [localhost]:" port \
+                            " (errno: 111 - Connection refused)."
+
+static void store_address_names_the_odd_rank(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r, 3);
+    size_t sc = entry_index("store-connection-refused");
+    add_candidate(&r, "store-connection-refused", (long[]){2, 0, 1}, 3, TS_UNKNOWN, 10);
+    add_exception(&r, "TimeoutError", STORE_TIMEOUT("31391"), 2, 10)->entry = (int)sc;
+    add_exception(&r, "TimeoutError", STORE_TIMEOUT("31391"), 0, 11)->entry = (int)sc;
+    add_exception(&r, "TimeoutError", STORE_TIMEOUT("31395"), 1, 12)->entry = (int)sc;
+    check_decision(&r, "store-connection-refused", NULL, 1, "fingerprint_odd_one_out");
+    /* refused connections say the same */
+    r.exc[0].message = (char *)STORE_REFUSED("29500");
+    r.exc[1].message = (char *)STORE_REFUSED("29500");
+    r.exc[2].message = (char *)STORE_REFUSED("29507");
+    check_decision(&r, NULL, NULL, 1, "fingerprint_odd_one_out");
+    /* every rank tried the same store: nothing odd, the first line's rank stays */
+    r.exc[2].message = (char *)STORE_REFUSED("29500");
+    check_decision(&r, NULL, NULL, 2, "rank_where_written");
+    /* a console with no rank prefixes says nothing of who tried which */
+    r.exc[2].message = (char *)STORE_REFUSED("29507");
+    r.exc[0].rank = r.exc[1].rank = r.exc[2].rank = -1;
+    correlator_decide(&r.a);
+    assert_true(r.a.rank_rule == NULL || strcmp(r.a.rank_rule, "fingerprint_odd_one_out") != 0);
+    correlator_analysis_free(&r.a);
+}
+
 static void signal_death_names_the_killed_rank(void **state)
 {
     (void)state;
@@ -1304,6 +1338,7 @@ int main(void)
         cmocka_unit_test(signal_death_names_the_killed_rank),
         cmocka_unit_test(mismatch_names_the_odd_fingerprint),
         cmocka_unit_test(model_mismatch_names_the_odd_count),
+        cmocka_unit_test(store_address_names_the_odd_rank),
         cmocka_unit_test(silent_rank_says_how_it_ended),
         cmocka_unit_test(silent_rank_on_another_node),
         cmocka_unit_test(silent_rank_among_equals),
