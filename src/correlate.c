@@ -449,7 +449,8 @@ static bool rule_progress_stalled(struct run_analysis *a)
 
 struct fingerprint {
     long rank;
-    const char *fp;      /* "CollectiveFingerPrint(...)", balanced; or a parameter count */
+    const char *fp;      /* "CollectiveFingerPrint(...)", balanced; a parameter count; or a
+                            store address */
     size_t len;
 };
 
@@ -538,7 +539,9 @@ static void read_store_address(const struct exception_event *e, struct fingerpri
 {
     static const char *const heads[] = {"while trying to connect to (", "failed to connect to [",
                                         NULL};
-    for (int i = 0; heads[i] && e->rank >= 0 && e->message; i++) {
+    if (e->rank < 0 || e->message == NULL)
+        return;
+    for (int i = 0; heads[i]; i++) {
         const char *p = strstr(e->message, heads[i]);
         if (p == NULL)
             continue;
@@ -1032,15 +1035,13 @@ static const char *collective_called(const struct exception_event *e)
     return in && in[4] ? in + 4 : NULL;
 }
 
-/* Whether exc[i]'s rank already told of a call before it: 1 the same one (a console and the
- * rank's own file tell one story twice), -1 another one, 0 not. */
-static int rank_told_before(const struct run_analysis *a, size_t i, const char *fn)
+/* Whether exc[i]'s rank already told of a call before it (calls[j]: exc[j]'s, or NULL): 1 the
+ * same one (a console and the rank's own file tell one story twice), -1 another one, 0 not. */
+static int rank_told_before(const struct run_analysis *a, const char *const *calls, size_t i)
 {
-    for (size_t j = 0; j < i; j++) {
-        const char *g = a->exc[j].rank == a->exc[i].rank ? collective_called(&a->exc[j]) : NULL;
-        if (g)
-            return strcmp(g, fn) == 0 ? 1 : -1;
-    }
+    for (size_t j = 0; j < i; j++)
+        if (calls[j] && a->exc[j].rank == a->exc[i].rank)
+            return strcmp(calls[j], calls[i]) == 0 ? 1 : -1;
     return 0;
 }
 
@@ -1051,18 +1052,20 @@ static int rank_told_before(const struct run_analysis *a, size_t i, const char *
  * ranks, else per traceback; at least two must agree, so that the odd one is known. */
 static bool rule_odd_collective(struct run_analysis *a)
 {
-    const char *fn[2] = {NULL, NULL};
-    size_t count[2] = {0, 0};
+    const char *calls[EXCEPTIONS_MAX], *fn[2] = {NULL, NULL};
+    size_t n = a->nexc < EXCEPTIONS_MAX ? a->nexc : EXCEPTIONS_MAX, count[2] = {0, 0};
     long rank[2] = {-1, -1};
     bool ranked = false;
-    for (size_t i = 0; i < a->nexc; i++)
-        ranked |= a->exc[i].rank >= 0 && collective_called(&a->exc[i]) != NULL;
-    for (size_t i = 0; i < a->nexc; i++) {
+    for (size_t i = 0; i < n; i++) {
+        calls[i] = collective_called(&a->exc[i]);
+        ranked |= a->exc[i].rank >= 0 && calls[i] != NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
         const struct exception_event *e = &a->exc[i];
-        const char *f = collective_called(e);
+        const char *f = calls[i];
         if (f == NULL || (ranked && e->rank < 0))
             continue;
-        int told = ranked ? rank_told_before(a, i, f) : 0;
+        int told = ranked ? rank_told_before(a, calls, i) : 0;
         if (told < 0)
             return false; /* one rank in two different calls: not a single odd path */
         if (told > 0)
